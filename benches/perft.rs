@@ -1,0 +1,19 @@
+//! Criterion benches for the move generator.
+use criterion::{criterion_group, criterion_main, Criterion};
+use hisha::movegen::perft;
+use hisha::position::Position;
+
+fn bench_perft(c: &mut Criterion) {
+    hisha::init();
+    let mut g = c.benchmark_group("perft");
+    g.sample_size(10);
+    let mut start = Position::startpos();
+    g.bench_function("startpos_d4", |b| b.iter(|| perft(&mut start, 4)));
+    let mut matsuri =
+        Position::from_sfen("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1").unwrap();
+    g.bench_function("matsuri_d3", |b| b.iter(|| perft(&mut matsuri, 3)));
+    g.finish();
+}
+
+criterion_group!(benches, bench_perft);
+criterion_main!(benches);

@@ -1,0 +1,26 @@
+//! Hisha: a USI shogi engine.
+//!
+//! Modules, bottom up: `types` (colours, squares, pieces, hands, moves), `bitboard`,
+//! `attacks` (tables), `zobrist`, `position` (board state, SFEN, do/undo), `movegen`
+//! (legal move generation and perft), `usi` (the protocol loop).
+
+pub mod attacks;
+pub mod bitboard;
+pub mod movegen;
+pub mod position;
+pub mod types;
+pub mod usi;
+pub mod zobrist;
+
+/// Engine name reported to GUIs.
+pub const ENGINE_NAME: &str = "Hisha";
+/// Engine author reported to GUIs.
+pub const ENGINE_AUTHOR: &str = "the Hisha developers";
+/// Engine version (from Cargo).
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Builds every lazily initialised table (attacks, Zobrist keys).
+pub fn init() {
+    attacks::init();
+    zobrist::init();
+}

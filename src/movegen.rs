@@ -1,0 +1,539 @@
+//! Legal move generation: board moves with optional and forced promotion, drops with
+//! the dead-drop, nifu and uchifuzume rules, pins, and evasions (double check included).
+//!
+//! Every generator here yields only legal moves, so perft can count the last ply by
+//! the length of the list. Search uses the staged kinds (captures, quiets, evasions,
+//! checks).
+
+use crate::attacks::*;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Color, Move, PieceType, Square};
+use std::mem::MaybeUninit;
+
+/// More than the most legal moves any shogi position has (593).
+pub const MAX_MOVES: usize = 600;
+
+/// A fixed-capacity list of moves that never allocates.
+pub struct MoveList {
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        // An array of MaybeUninit needs no initialisation; skipping the 1.2 KB memset
+        // per node is measurable in perft.
+        MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
+    }
+
+    /// Appends a move.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        // The list is sized above the proven maximum of legal moves; the bound is
+        // still checked so a bug cannot write out of bounds.
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = MaybeUninit::new(m);
+            self.len += 1;
+        }
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Removes all moves.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: elements 0..len were written by `push` and `Move` is `Copy`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+    }
+
+    /// The moves as a mutable slice (for ordering).
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
+    }
+
+    /// Whether `m` is in the list.
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+
+    /// Iterates over the moves.
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+}
+
+/// Which moves to generate.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum GenType {
+    /// Every legal move, unpromoted variants included (perft, `position` checks).
+    Legal,
+    /// Captures and pawn promotions (not in check).
+    CapturesPromotions,
+    /// Everything `CapturesPromotions` leaves out (not in check).
+    Quiets,
+    /// All legal moves while in check.
+    Evasions,
+    /// Quiet moves that give check (not in check).
+    QuietChecks,
+}
+
+/// Appends the legal moves of kind `gen` to `list`.
+///
+/// `all_promos`: also emit the unpromoted version of pawn, bishop and rook moves
+/// that could promote (they are almost never better; search may skip them).
+pub fn generate(pos: &Position, gen: GenType, all_promos: bool, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let in_check = pos.in_check();
+    match gen {
+        GenType::Legal => {
+            if in_check {
+                gen_evasions(pos, us, all_promos, list);
+            } else {
+                gen_non_evasions(pos, us, !pos.color_pieces(us), Bitboard::ALL, true, all_promos, list);
+            }
+        }
+        GenType::Evasions => {
+            if in_check {
+                gen_evasions(pos, us, all_promos, list);
+            }
+        }
+        GenType::CapturesPromotions => {
+            if !in_check {
+                gen_captures_promotions(pos, us, all_promos, list);
+            }
+        }
+        GenType::Quiets => {
+            if !in_check {
+                gen_quiets(pos, us, all_promos, list);
+            }
+        }
+        GenType::QuietChecks => {
+            if !in_check {
+                let mut all = MoveList::new();
+                gen_quiets(pos, us, all_promos, &mut all);
+                let ci = CheckInfo::new(pos);
+                for &m in all.iter() {
+                    if ci.gives_check(pos, m) {
+                        list.push(m);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// All legal moves (unpromoted variants included) in a fresh list.
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate(pos, GenType::Legal, true, &mut list);
+    list
+}
+
+/// Whether `m` is legal in `pos`.
+pub fn is_legal(pos: &Position, m: Move) -> bool {
+    legal_moves(pos).contains(m)
+}
+
+#[inline(always)]
+fn promotion_rank_limits(pt: PieceType) -> (u8, u8) {
+    // (last relative rank where promotion is forced, last rank where it is allowed
+    // by ending there) for pieces whose promotion depends on the destination only.
+    match pt {
+        PieceType::Pawn | PieceType::Lance => (0, 2),
+        PieceType::Knight => (1, 2),
+        _ => (0, 2),
+    }
+}
+
+/// Pushes the moves of a `pt` from `from` to each square of `targets`.
+#[inline(always)]
+fn push_piece_moves(list: &mut MoveList, us: Color, pt: PieceType, from: Square, targets: Bitboard, all_promos: bool) {
+    let from_in_zone = from.relative_rank(us) <= 2;
+    match pt {
+        PieceType::Pawn | PieceType::Lance | PieceType::Knight => {
+            let (forced, allowed) = promotion_rank_limits(pt);
+            for to in targets {
+                let r = to.relative_rank(us);
+                if r <= forced {
+                    list.push(Move::normal(from, to, true));
+                } else if r <= allowed {
+                    list.push(Move::normal(from, to, true));
+                    if pt != PieceType::Pawn || all_promos {
+                        list.push(Move::normal(from, to, false));
+                    }
+                } else {
+                    list.push(Move::normal(from, to, false));
+                }
+            }
+        }
+        PieceType::Silver => {
+            for to in targets {
+                let can = from_in_zone || to.relative_rank(us) <= 2;
+                if can {
+                    list.push(Move::normal(from, to, true));
+                }
+                list.push(Move::normal(from, to, false));
+            }
+        }
+        PieceType::Bishop | PieceType::Rook => {
+            for to in targets {
+                let can = from_in_zone || to.relative_rank(us) <= 2;
+                if can {
+                    list.push(Move::normal(from, to, true));
+                    if all_promos {
+                        list.push(Move::normal(from, to, false));
+                    }
+                } else {
+                    list.push(Move::normal(from, to, false));
+                }
+            }
+        }
+        _ => {
+            for to in targets {
+                list.push(Move::normal(from, to, false));
+            }
+        }
+    }
+}
+
+/// Board moves of every piece but the king onto `target`, honouring pins.
+#[inline(always)]
+fn gen_piece_moves(pos: &Position, us: Color, target: Bitboard, all_promos: bool, list: &mut MoveList) {
+    let occ = pos.occupied();
+    let ksq = pos.king_square(us);
+    let pinned = pos.pinned();
+    let own = pos.color_pieces(us);
+
+    // Pawns in bulk when unpinned.
+    let pawns = pos.pieces_of(us, PieceType::Pawn);
+    let free_pawns = pawns & !pinned;
+    let pawn_to = free_pawns.shift_forward(us) & target;
+    let back: i32 = if us == Color::Black { 1 } else { -1 };
+    for to in pawn_to {
+        let from = Square::from_index((to.index() as i32 + back) as usize);
+        let r = to.relative_rank(us);
+        if r == 0 {
+            list.push(Move::normal(from, to, true));
+        } else if r <= 2 {
+            list.push(Move::normal(from, to, true));
+            if all_promos {
+                list.push(Move::normal(from, to, false));
+            }
+        } else {
+            list.push(Move::normal(from, to, false));
+        }
+    }
+    for from in pawns & pinned {
+        let t = pawn_attacks(us, from) & target & line_through(ksq, from);
+        push_piece_moves(list, us, PieceType::Pawn, from, t, all_promos);
+    }
+
+    let others = own & !pawns & !pos.pieces(PieceType::King);
+    for from in others {
+        let pt = pos.piece_on(from).kind();
+        let mut t = piece_attacks(us, pt, from, occ) & target;
+        if pinned.has(from) {
+            t &= line_through(ksq, from);
+        }
+        if t.any() {
+            push_piece_moves(list, us, pt, from, t, all_promos);
+        }
+    }
+}
+
+/// King moves onto `target` that do not step into attack.
+#[inline(always)]
+fn gen_king_moves(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
+    let ksq = pos.king_square(us);
+    let them = us.flip();
+    let occ = pos.occupied().without(ksq);
+    for to in king_attacks(ksq) & target {
+        if !pos.is_attacked(to, them, occ) {
+            list.push(Move::normal(ksq, to, false));
+        }
+    }
+}
+
+/// Drops onto the empty squares in `target`.
+#[inline(always)]
+fn gen_drops(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
+    let hand = pos.hand(us);
+    if hand.is_empty() || target.is_empty() {
+        return;
+    }
+    if hand.has(PieceType::Pawn) {
+        let own_pawns = pos.pieces_of(us, PieceType::Pawn);
+        let mut t = target & !Bitboard::relative_ranks(us, 0, 0) & !own_pawns.file_fill();
+        // Uchifuzume: only a drop right in front of the enemy king can be pawn-drop mate.
+        let them = us.flip();
+        let eksq = pos.king_square(them);
+        let mate_sq = pawn_attacks(them, eksq);
+        if (t & mate_sq).any() {
+            let sq = mate_sq.lsb();
+            if is_pawn_drop_mate(pos, us, sq) {
+                t = t.without(sq);
+            }
+        }
+        for to in t {
+            list.push(Move::drop(PieceType::Pawn, to));
+        }
+    }
+    if hand.has(PieceType::Lance) {
+        for to in target & !Bitboard::relative_ranks(us, 0, 0) {
+            list.push(Move::drop(PieceType::Lance, to));
+        }
+    }
+    if hand.has(PieceType::Knight) {
+        for to in target & !Bitboard::relative_ranks(us, 0, 1) {
+            list.push(Move::drop(PieceType::Knight, to));
+        }
+    }
+    let mut kinds = [PieceType::Silver; 4];
+    let mut n = 0;
+    for pt in [PieceType::Silver, PieceType::Gold, PieceType::Bishop, PieceType::Rook] {
+        if hand.has(pt) {
+            kinds[n] = pt;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return;
+    }
+    for to in target {
+        for &pt in &kinds[..n] {
+            list.push(Move::drop(pt, to));
+        }
+    }
+}
+
+/// Whether `us` dropping a pawn on `sq` (which checks the enemy king) is mate.
+pub fn is_pawn_drop_mate(pos: &Position, us: Color, sq: Square) -> bool {
+    let them = us.flip();
+    let eksq = pos.king_square(them);
+    let occ = pos.occupied() | Bitboard::from_square(sq);
+    // Can a defender other than the king take the pawn without exposing its king?
+    let capturers = pos.attackers_to(sq, them, occ).without(eksq);
+    for from in capturers {
+        let after = occ.without(from);
+        if pos.slider_attacks_to(eksq, us, after).is_empty() {
+            return false;
+        }
+    }
+    // Can the king step anywhere safe (taking the pawn included)?
+    let escapes = king_attacks(eksq) & !pos.color_pieces(them);
+    let occ_no_king = occ.without(eksq);
+    for to in escapes {
+        if !pos.is_attacked(to, us, occ_no_king) {
+            return false;
+        }
+    }
+    true
+}
+
+fn gen_non_evasions(
+    pos: &Position,
+    us: Color,
+    board_target: Bitboard,
+    drop_target: Bitboard,
+    drops: bool,
+    all_promos: bool,
+    list: &mut MoveList,
+) {
+    gen_piece_moves(pos, us, board_target, all_promos, list);
+    gen_king_moves(pos, us, board_target, list);
+    if drops {
+        gen_drops(pos, us, drop_target & !pos.occupied(), list);
+    }
+}
+
+fn gen_evasions(pos: &Position, us: Color, all_promos: bool, list: &mut MoveList) {
+    let ksq = pos.king_square(us);
+    let checkers = pos.checkers();
+    gen_king_moves(pos, us, !pos.color_pieces(us), list);
+    if checkers.more_than_one() {
+        return;
+    }
+    let checker = checkers.lsb();
+    let block = between(ksq, checker);
+    gen_piece_moves(pos, us, block | checkers, all_promos, list);
+    gen_drops(pos, us, block, list);
+}
+
+fn gen_captures_promotions(pos: &Position, us: Color, all_promos: bool, list: &mut MoveList) {
+    let enemy = pos.color_pieces(us.flip());
+    gen_piece_moves(pos, us, enemy, all_promos, list);
+    gen_king_moves(pos, us, enemy, list);
+    // Pawn promotions onto empty squares.
+    let empty_zone = !pos.occupied() & Bitboard::zone(us);
+    let pinned = pos.pinned();
+    let ksq = pos.king_square(us);
+    let pawns = pos.pieces_of(us, PieceType::Pawn);
+    let back: i32 = if us == Color::Black { 1 } else { -1 };
+    for to in pawns.shift_forward(us) & empty_zone {
+        let from = Square::from_index((to.index() as i32 + back) as usize);
+        if pinned.has(from) && !line_through(ksq, from).has(to) {
+            continue;
+        }
+        list.push(Move::normal(from, to, true));
+    }
+}
+
+fn gen_quiets(pos: &Position, us: Color, all_promos: bool, list: &mut MoveList) {
+    let empty = !pos.occupied();
+    let zone = Bitboard::zone(us);
+    let pawns = pos.pieces_of(us, PieceType::Pawn);
+    let pinned = pos.pinned();
+    let ksq = pos.king_square(us);
+    let back: i32 = if us == Color::Black { 1 } else { -1 };
+    // Pawn pushes: outside the zone, plus unpromoted pushes to relative ranks 1-2
+    // (the promoting ones were produced with the captures).
+    for to in pawns.shift_forward(us) & empty {
+        let from = Square::from_index((to.index() as i32 + back) as usize);
+        if pinned.has(from) && !line_through(ksq, from).has(to) {
+            continue;
+        }
+        let r = to.relative_rank(us);
+        if !zone.has(to) || (r >= 1 && all_promos) {
+            list.push(Move::normal(from, to, false));
+        }
+    }
+    // Other pieces: everything onto empty squares.
+    let occ = pos.occupied();
+    let others = pos.color_pieces(us) & !pawns & !pos.pieces(PieceType::King);
+    for from in others {
+        let pt = pos.piece_on(from).kind();
+        let mut t = piece_attacks(us, pt, from, occ) & empty;
+        if pinned.has(from) {
+            t &= line_through(ksq, from);
+        }
+        if t.any() {
+            push_piece_moves(list, us, pt, from, t, all_promos);
+        }
+    }
+    gen_king_moves(pos, us, empty, list);
+    gen_drops(pos, us, empty, list);
+}
+
+/// What a side needs to know to tell quickly whether a move gives check.
+pub struct CheckInfo {
+    /// For each piece type, squares from which a piece of the mover attacks the enemy king.
+    pub check_squares: [Bitboard; PieceType::NUM],
+    /// Mover's pieces whose departure uncovers a slider attack on the enemy king.
+    pub discoverers: Bitboard,
+    /// The enemy king's square.
+    pub enemy_king: Square,
+}
+
+impl CheckInfo {
+    /// Check information for the side to move in `pos`.
+    pub fn new(pos: &Position) -> CheckInfo {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let ek = pos.king_square(them);
+        let occ = pos.occupied();
+        let mut cs = [Bitboard::EMPTY; PieceType::NUM];
+        cs[PieceType::Pawn.index()] = pawn_attacks(them, ek);
+        cs[PieceType::Lance.index()] = lance_attacks(them, ek, occ);
+        cs[PieceType::Knight.index()] = knight_attacks(them, ek);
+        cs[PieceType::Silver.index()] = silver_attacks(them, ek);
+        let gold = gold_attacks(them, ek);
+        for pt in [PieceType::Gold, PieceType::ProPawn, PieceType::ProLance, PieceType::ProKnight, PieceType::ProSilver] {
+            cs[pt.index()] = gold;
+        }
+        cs[PieceType::Bishop.index()] = bishop_attacks(ek, occ);
+        cs[PieceType::Rook.index()] = rook_attacks(ek, occ);
+        cs[PieceType::Horse.index()] = cs[PieceType::Bishop.index()] | king_attacks(ek);
+        cs[PieceType::Dragon.index()] = cs[PieceType::Rook.index()] | king_attacks(ek);
+        let (blockers, _) = pos.slider_blockers(them, ek);
+        CheckInfo { check_squares: cs, discoverers: blockers & pos.color_pieces(us), enemy_king: ek }
+    }
+
+    /// Whether the legal move `m` gives check.
+    #[inline]
+    pub fn gives_check(&self, pos: &Position, m: Move) -> bool {
+        let to = m.to();
+        if m.is_drop() {
+            return self.check_squares[m.drop_piece().index()].has(to);
+        }
+        let from = m.from();
+        let pt = pos.piece_on(from).kind();
+        let moved = if m.is_promotion() { pt.promote() } else { pt };
+        if self.check_squares[moved.index()].has(to) {
+            // Lance/rook/bishop check squares were computed with the mover still on
+            // `from`; a slider moving along the line towards the king is still fine
+            // because `from` lies behind `to` as seen from the king.
+            return true;
+        }
+        if self.discoverers.has(from) && !line_through(self.enemy_king, from).has(to) {
+            return true;
+        }
+        false
+    }
+}
+
+/// Counts leaf nodes `depth` plies below `pos` (the last ply by list length).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let list = legal_moves(pos);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut total = 0;
+    for &m in list.iter() {
+        pos.do_move(m);
+        total += perft(pos, depth - 1);
+        pos.undo_move(m);
+    }
+    total
+}
+
+/// Perft split at the root: each legal move with its count, in generation order.
+/// With `threads > 1` the root moves are spread over a rayon pool.
+pub fn perft_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    let list = legal_moves(pos);
+    let moves: Vec<Move> = list.iter().copied().collect();
+    let count = |m: Move| {
+        let mut p = pos.clone();
+        p.do_move(m);
+        let n = if depth <= 1 { 1 } else { perft(&mut p, depth - 1) };
+        (m, n)
+    };
+    if threads > 1 && depth > 2 {
+        use rayon::prelude::*;
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| moves.par_iter().map(|&m| count(m)).collect()),
+            Err(_) => moves.iter().map(|&m| count(m)).collect(),
+        }
+    } else {
+        moves.iter().map(|&m| count(m)).collect()
+    }
+}

@@ -1,0 +1,736 @@
+//! The position: board, hands, side to move, SFEN in and out, do/undo with an
+//! incrementally updated Zobrist key, and the attack queries search and movegen need.
+
+use crate::attacks::*;
+use crate::bitboard::Bitboard;
+use crate::types::{Color, Hand, Move, Piece, PieceType, Square};
+use crate::zobrist;
+use std::fmt;
+
+/// SFEN of the even-game start position.
+pub const START_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// What changes with every move and must be restored on undo.
+#[derive(Clone, Copy, Debug)]
+pub struct StateInfo {
+    /// Full key: board, both hands and side to move.
+    pub key: u64,
+    /// Key of the board and side to move only (for superior/inferior detection).
+    pub board_key: u64,
+    /// Hand of the side to move in this state.
+    pub hand: Hand,
+    /// Enemy pieces giving check to the side to move.
+    pub checkers: Bitboard,
+    /// Pieces of the side to move pinned to their own king.
+    pub pinned: Bitboard,
+    /// Piece captured by the move that led here (NONE if none).
+    pub captured: Piece,
+    /// The move that led here (NONE at the root).
+    pub last_move: Move,
+    /// Consecutive checks given by each colour up to this state, counted in its moves.
+    pub continuous_check: [u16; 2],
+    /// Plies since the last null move (or since the root), bounding repetition scans.
+    pub plies_from_null: u16,
+}
+
+/// A shogi position with its history of states.
+#[derive(Clone)]
+pub struct Position {
+    board: [Piece; 81],
+    by_type: [Bitboard; PieceType::NUM],
+    by_color: [Bitboard; 2],
+    gold_movers: Bitboard,
+    hands: [Hand; 2],
+    side: Color,
+    king_sq: [Square; 2],
+    game_ply: u32,
+    states: Vec<StateInfo>,
+}
+
+/// Why an SFEN was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SfenError(pub String);
+
+impl fmt::Display for SfenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SfenError {}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, SfenError> {
+    Err(SfenError(msg.into()))
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Self::startpos()
+    }
+}
+
+impl Position {
+    /// The even-game start position.
+    pub fn startpos() -> Position {
+        match Position::from_sfen(START_SFEN) {
+            Ok(p) => p,
+            Err(e) => unreachable!("start SFEN is valid: {e}"),
+        }
+    }
+
+    fn empty() -> Position {
+        Position {
+            board: [Piece::NONE; 81],
+            by_type: [Bitboard::EMPTY; PieceType::NUM],
+            by_color: [Bitboard::EMPTY; 2],
+            gold_movers: Bitboard::EMPTY,
+            hands: [Hand::EMPTY; 2],
+            side: Color::Black,
+            king_sq: [Square::from_index(0); 2],
+            game_ply: 1,
+            states: Vec::with_capacity(1024),
+        }
+    }
+
+    /// Parses an SFEN (`board side hands [move number]`), refusing illegal set-ups.
+    pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+        let fields: Vec<&str> = sfen.split_whitespace().collect();
+        if fields.len() < 3 {
+            return err(format!("SFEN needs board, side and hand fields, got {} field(s)", fields.len()));
+        }
+        if fields.len() > 4 {
+            return err(format!("SFEN has {} fields, at most 4 expected", fields.len()));
+        }
+        let mut pos = Position::empty();
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 9 {
+            return err(format!("SFEN board has {} ranks, 9 expected", ranks.len()));
+        }
+        for (r, text) in ranks.iter().enumerate() {
+            let mut file: i32 = 8; // leftmost column is file 9
+            let mut promoted = false;
+            for ch in text.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    if promoted {
+                        return err(format!("'+' before a digit in rank {}", r + 1));
+                    }
+                    if d == 0 {
+                        return err(format!("empty-square count 0 in rank {}", r + 1));
+                    }
+                    file -= d as i32;
+                    if file < -1 {
+                        return err(format!("rank {} is wider than 9 squares", r + 1));
+                    }
+                    continue;
+                }
+                if ch == '+' {
+                    if promoted {
+                        return err(format!("double '+' in rank {}", r + 1));
+                    }
+                    promoted = true;
+                    continue;
+                }
+                let Some(mut pt) = PieceType::from_letter(ch) else {
+                    return err(format!("unknown piece letter '{ch}' in rank {}", r + 1));
+                };
+                if promoted {
+                    if !pt.can_promote() {
+                        return err(format!("'+{ch}' cannot be promoted"));
+                    }
+                    pt = pt.promote();
+                    promoted = false;
+                }
+                if file < 0 {
+                    return err(format!("rank {} is wider than 9 squares", r + 1));
+                }
+                let c = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
+                pos.put_piece(Piece::new(c, pt), Square::new(file as u8, r as u8));
+                file -= 1;
+            }
+            if promoted {
+                return err(format!("'+' at the end of rank {}", r + 1));
+            }
+            if file != -1 {
+                return err(format!("rank {} has {} squares, 9 expected", r + 1, 8 - file));
+            }
+        }
+        pos.side = match fields[1] {
+            "b" => Color::Black,
+            "w" => Color::White,
+            s => return err(format!("side to move must be 'b' or 'w', got '{s}'")),
+        };
+        pos.parse_hands(fields[2])?;
+        if let Some(n) = fields.get(3) {
+            match n.parse::<u32>() {
+                Ok(v) if v >= 1 => pos.game_ply = v,
+                _ => return err(format!("move number must be a positive integer, got '{n}'")),
+            }
+        }
+        pos.validate()?;
+        pos.init_state();
+        if pos.attackers_to(pos.king_square(pos.side.flip()), pos.side, pos.occupied()).any() {
+            return err("the side not to move is in check (its king could be captured)");
+        }
+        Ok(pos)
+    }
+
+    fn parse_hands(&mut self, text: &str) -> Result<(), SfenError> {
+        if text == "-" {
+            return Ok(());
+        }
+        let mut count: u32 = 0;
+        let mut has_count = false;
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if !has_count && d == 0 {
+                    return err("hand count may not start with 0");
+                }
+                count = count * 10 + d;
+                has_count = true;
+                if count > 18 {
+                    return err(format!("hand count {count} is too large"));
+                }
+                continue;
+            }
+            let Some(pt) = PieceType::from_letter(ch) else {
+                return err(format!("unknown piece letter '{ch}' in hand"));
+            };
+            if pt == PieceType::King {
+                return err("a king cannot be in hand");
+            }
+            let c = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
+            let n = if has_count { count } else { 1 };
+            let total = self.hands[c.index()].count(pt) + n;
+            if total > Hand::max_count(pt) {
+                return err(format!("too many '{ch}' in hand ({total})"));
+            }
+            self.hands[c.index()].set(pt, total);
+            count = 0;
+            has_count = false;
+        }
+        if has_count {
+            return err("hand field ends with a count and no piece");
+        }
+        Ok(())
+    }
+
+    fn validate(&self) -> Result<(), SfenError> {
+        for c in Color::ALL {
+            let kings = (self.pieces(PieceType::King) & self.color_pieces(c)).count();
+            let name = if c == Color::Black { "Black" } else { "White" };
+            if kings == 0 {
+                return err(format!("{name} has no king"));
+            }
+            if kings > 1 {
+                return err(format!("{name} has {kings} kings"));
+            }
+            let own = self.color_pieces(c);
+            let last = Bitboard::relative_ranks(c, 0, 0);
+            let last2 = Bitboard::relative_ranks(c, 0, 1);
+            if (self.pieces(PieceType::Pawn) & own & last).any() {
+                return err(format!("{name} pawn on the last rank cannot move"));
+            }
+            if (self.pieces(PieceType::Lance) & own & last).any() {
+                return err(format!("{name} lance on the last rank cannot move"));
+            }
+            if (self.pieces(PieceType::Knight) & own & last2).any() {
+                return err(format!("{name} knight on the last two ranks cannot move"));
+            }
+            let pawns = self.pieces(PieceType::Pawn) & own;
+            for f in 0..9u8 {
+                if (pawns & Bitboard::file(f)).more_than_one() {
+                    return err(format!("{name} has two unpromoted pawns on file {} (nifu)", f + 1));
+                }
+            }
+        }
+        for pt in PieceType::HAND {
+            let mut n = self.hands[0].count(pt) + self.hands[1].count(pt);
+            n += self.pieces(pt).count();
+            if pt != PieceType::Gold {
+                n += self.pieces(pt.promote()).count();
+            }
+            if n > Hand::max_count(pt) {
+                return err(format!("{n} pieces of kind {} exceed the set ({})", pt.letter(), Hand::max_count(pt)));
+            }
+        }
+        Ok(())
+    }
+
+    fn init_state(&mut self) {
+        let mut board_key = 0;
+        for sq in self.occupied() {
+            board_key ^= zobrist::piece_key(self.board[sq.index()], sq);
+        }
+        if self.side == Color::White {
+            board_key ^= zobrist::side_key();
+        }
+        let mut key = board_key;
+        for c in Color::ALL {
+            for pt in PieceType::HAND {
+                key ^= zobrist::hand_key(c, pt, self.hands[c.index()].count(pt));
+            }
+        }
+        let mut st = StateInfo {
+            key,
+            board_key,
+            hand: self.hands[self.side.index()],
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            captured: Piece::NONE,
+            last_move: Move::NONE,
+            continuous_check: [0; 2],
+            plies_from_null: 0,
+        };
+        st.checkers = self.attackers_to(self.king_square(self.side), self.side.flip(), self.occupied());
+        st.pinned = self.compute_pinned(self.side);
+        if st.checkers.any() {
+            st.continuous_check[self.side.flip().index()] = 1;
+        }
+        self.states.clear();
+        self.states.push(st);
+    }
+
+    /// The position as SFEN (exact inverse of `from_sfen` for canonical input).
+    pub fn to_sfen(&self) -> String {
+        let mut s = String::with_capacity(96);
+        for r in 0..9u8 {
+            let mut empty = 0;
+            for f in (0..9u8).rev() {
+                let pc = self.board[Square::new(f, r).index()];
+                if pc.is_none() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(&pc.sfen());
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if r < 8 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(if self.side == Color::Black { 'b' } else { 'w' });
+        s.push(' ');
+        let mut any = false;
+        for c in Color::ALL {
+            for pt in PieceType::HAND_SFEN_ORDER {
+                let n = self.hands[c.index()].count(pt);
+                if n == 0 {
+                    continue;
+                }
+                any = true;
+                if n > 1 {
+                    s.push_str(&n.to_string());
+                }
+                let l = pt.letter();
+                s.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
+            }
+        }
+        if !any {
+            s.push('-');
+        }
+        s.push(' ');
+        s.push_str(&self.game_ply.to_string());
+        s
+    }
+
+    #[inline(always)]
+    fn put_piece(&mut self, pc: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        let pt = pc.kind();
+        self.board[sq.index()] = pc;
+        self.by_type[pt.index()] ^= b;
+        self.by_color[pc.color().index()] ^= b;
+        if pt.moves_like_gold() {
+            self.gold_movers ^= b;
+        }
+        if pt == PieceType::King {
+            self.king_sq[pc.color().index()] = sq;
+        }
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, pc: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        let pt = pc.kind();
+        self.board[sq.index()] = Piece::NONE;
+        self.by_type[pt.index()] ^= b;
+        self.by_color[pc.color().index()] ^= b;
+        if pt.moves_like_gold() {
+            self.gold_movers ^= b;
+        }
+    }
+
+    // ----- accessors -----
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The piece on `sq` (NONE if empty).
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+
+    /// The hand of `c`.
+    #[inline(always)]
+    pub fn hand(&self, c: Color) -> Hand {
+        self.hands[c.index()]
+    }
+
+    /// All pieces of kind `pt`, both colours.
+    #[inline(always)]
+    pub fn pieces(&self, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()]
+    }
+
+    /// All pieces of kind `pt` owned by `c`.
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()] & self.by_color[c.index()]
+    }
+
+    /// All pieces of `c`.
+    #[inline(always)]
+    pub fn color_pieces(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+
+    /// Pieces that move like a gold (gold, tokin, promoted lance/knight/silver).
+    #[inline(always)]
+    pub fn gold_movers(&self) -> Bitboard {
+        self.gold_movers
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// Square of `c`'s king.
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Square {
+        self.king_sq[c.index()]
+    }
+
+    /// The current state.
+    #[inline(always)]
+    pub fn state(&self) -> &StateInfo {
+        // The stack always holds the root state.
+        &self.states[self.states.len() - 1]
+    }
+
+    /// The state `back` plies ago (0 = current), if recorded.
+    #[inline(always)]
+    pub fn state_back(&self, back: usize) -> Option<&StateInfo> {
+        self.states.len().checked_sub(back + 1).map(|i| &self.states[i])
+    }
+
+    /// Full Zobrist key (board, hands, side to move).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.state().key
+    }
+
+    /// Enemy pieces giving check.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.state().checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.state().checkers.any()
+    }
+
+    /// Pieces of the side to move pinned to their king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.state().pinned
+    }
+
+    /// Move number as given by the SFEN plus moves played since.
+    pub fn game_ply(&self) -> u32 {
+        self.game_ply
+    }
+
+    /// Number of moves made since the position was set up.
+    pub fn plies_played(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    // ----- attacks -----
+
+    /// Pieces of `c` attacking `sq`, with occupancy `occ` for sliders.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, c: Color, occ: Bitboard) -> Bitboard {
+        let them = c.flip();
+        let hdk = self.by_type[PieceType::Horse.index()]
+            | self.by_type[PieceType::Dragon.index()]
+            | self.by_type[PieceType::King.index()];
+        let rooks = self.by_type[PieceType::Rook.index()] | self.by_type[PieceType::Dragon.index()];
+        let bishops = self.by_type[PieceType::Bishop.index()] | self.by_type[PieceType::Horse.index()];
+        let a = (pawn_attacks(them, sq) & self.by_type[PieceType::Pawn.index()])
+            | (knight_attacks(them, sq) & self.by_type[PieceType::Knight.index()])
+            | (silver_attacks(them, sq) & self.by_type[PieceType::Silver.index()])
+            | (gold_attacks(them, sq) & self.gold_movers)
+            | (king_attacks(sq) & hdk)
+            | (lance_attacks(them, sq, occ) & self.by_type[PieceType::Lance.index()])
+            | (rook_attacks(sq, occ) & rooks)
+            | (bishop_attacks(sq, occ) & bishops);
+        a & self.by_color[c.index()]
+    }
+
+    /// Whether any piece of `c` attacks `sq` given occupancy `occ`.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, c: Color, occ: Bitboard) -> bool {
+        let them = c.flip();
+        let own = self.by_color[c.index()];
+        let steps = (pawn_attacks(them, sq) & self.by_type[PieceType::Pawn.index()])
+            | (knight_attacks(them, sq) & self.by_type[PieceType::Knight.index()])
+            | (silver_attacks(them, sq) & self.by_type[PieceType::Silver.index()])
+            | (gold_attacks(them, sq) & self.gold_movers)
+            | (king_attacks(sq)
+                & (self.by_type[PieceType::Horse.index()]
+                    | self.by_type[PieceType::Dragon.index()]
+                    | self.by_type[PieceType::King.index()]));
+        if (steps & own).any() {
+            return true;
+        }
+        self.slider_attacks_to(sq, c, occ).any()
+    }
+
+    /// Sliding pieces of `c` (lance, rook, bishop and promoted) attacking `sq`.
+    #[inline]
+    pub fn slider_attacks_to(&self, sq: Square, c: Color, occ: Bitboard) -> Bitboard {
+        let own = self.by_color[c.index()];
+        let rooks = (self.by_type[PieceType::Rook.index()] | self.by_type[PieceType::Dragon.index()]) & own;
+        let bishops = (self.by_type[PieceType::Bishop.index()] | self.by_type[PieceType::Horse.index()]) & own;
+        let lances = self.by_type[PieceType::Lance.index()] & own;
+        let mut a = Bitboard::EMPTY;
+        if (lances & lance_ray(c.flip(), sq)).any() {
+            a |= lance_attacks(c.flip(), sq, occ) & lances;
+        }
+        if (rooks & rook_pseudo_attacks(sq)).any() {
+            a |= rook_attacks(sq, occ) & rooks;
+        }
+        if (bishops & bishop_pseudo_attacks(sq)).any() {
+            a |= bishop_attacks(sq, occ) & bishops;
+        }
+        a
+    }
+
+    /// Pieces (of either colour) that alone stand between `c`'s king and an enemy slider.
+    /// Returns `(blockers, pinners)`.
+    pub fn slider_blockers(&self, c: Color, ksq: Square) -> (Bitboard, Bitboard) {
+        let them = c.flip();
+        let enemy = self.by_color[them.index()];
+        let snipers = ((self.by_type[PieceType::Lance.index()] & lance_ray(c, ksq))
+            | ((self.by_type[PieceType::Rook.index()] | self.by_type[PieceType::Dragon.index()])
+                & rook_pseudo_attacks(ksq))
+            | ((self.by_type[PieceType::Bishop.index()] | self.by_type[PieceType::Horse.index()])
+                & bishop_pseudo_attacks(ksq)))
+            & enemy;
+        let occ = self.occupied();
+        let mut blockers = Bitboard::EMPTY;
+        let mut pinners = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(ksq, s) & occ;
+            if b.any() && !b.more_than_one() {
+                blockers |= b;
+                pinners |= Bitboard::from_square(s);
+            }
+        }
+        (blockers, pinners)
+    }
+
+    fn compute_pinned(&self, c: Color) -> Bitboard {
+        self.slider_blockers(c, self.king_sq[c.index()]).0 & self.by_color[c.index()]
+    }
+
+    // ----- making moves -----
+
+    /// Plays a legal move `m`.
+    pub fn do_move(&mut self, m: Move) {
+        let us = self.side;
+        let them = us.flip();
+        let prev = *self.state();
+        let mut key = prev.key ^ zobrist::side_key();
+        let mut board_key = prev.board_key ^ zobrist::side_key();
+        let to = m.to();
+        let mut captured = Piece::NONE;
+        if m.is_drop() {
+            let pt = m.drop_piece();
+            let hand = &mut self.hands[us.index()];
+            let n = hand.count(pt);
+            key ^= zobrist::hand_key(us, pt, n) ^ zobrist::hand_key(us, pt, n - 1);
+            hand.remove(pt);
+            let pc = Piece::new(us, pt);
+            self.put_piece(pc, to);
+            key ^= zobrist::piece_key(pc, to);
+            board_key ^= zobrist::piece_key(pc, to);
+        } else {
+            let from = m.from();
+            let pc = self.board[from.index()];
+            captured = self.board[to.index()];
+            if captured.is_some() {
+                self.remove_piece(captured, to);
+                let hpt = captured.kind().unpromote();
+                let hand = &mut self.hands[us.index()];
+                let n = hand.count(hpt);
+                key ^= zobrist::hand_key(us, hpt, n) ^ zobrist::hand_key(us, hpt, n + 1);
+                hand.add(hpt);
+                let k = zobrist::piece_key(captured, to);
+                key ^= k;
+                board_key ^= k;
+            }
+            self.remove_piece(pc, from);
+            let moved = if m.is_promotion() { Piece::new(us, pc.kind().promote()) } else { pc };
+            self.put_piece(moved, to);
+            let k = zobrist::piece_key(pc, from) ^ zobrist::piece_key(moved, to);
+            key ^= k;
+            board_key ^= k;
+        }
+        self.side = them;
+        self.game_ply += 1;
+        let checkers = self.attackers_to(self.king_sq[them.index()], us, self.occupied());
+        let mut cc = prev.continuous_check;
+        cc[us.index()] = if checkers.any() { cc[us.index()] + 1 } else { 0 };
+        let st = StateInfo {
+            key,
+            board_key,
+            hand: self.hands[them.index()],
+            checkers,
+            pinned: self.compute_pinned(them),
+            captured,
+            last_move: m,
+            continuous_check: cc,
+            plies_from_null: prev.plies_from_null.saturating_add(1),
+        };
+        self.states.push(st);
+    }
+
+    /// Takes back `m`, which must be the last move played.
+    pub fn undo_move(&mut self, m: Move) {
+        let st = match self.states.pop() {
+            Some(st) => st,
+            None => return,
+        };
+        self.side = self.side.flip();
+        self.game_ply -= 1;
+        let us = self.side;
+        let to = m.to();
+        if m.is_drop() {
+            let pt = m.drop_piece();
+            let pc = self.board[to.index()];
+            self.remove_piece(pc, to);
+            self.hands[us.index()].add(pt);
+        } else {
+            let from = m.from();
+            let moved = self.board[to.index()];
+            self.remove_piece(moved, to);
+            let orig = if m.is_promotion() { Piece::new(us, moved.kind().unpromote()) } else { moved };
+            self.put_piece(orig, from);
+            if st.captured.is_some() {
+                self.put_piece(st.captured, to);
+                self.hands[us.index()].remove(st.captured.kind().unpromote());
+            }
+        }
+    }
+
+    /// Passes the turn (for null-move pruning); the side to move must not be in check.
+    pub fn do_null_move(&mut self) {
+        let prev = *self.state();
+        self.side = self.side.flip();
+        let st = StateInfo {
+            key: prev.key ^ zobrist::side_key(),
+            board_key: prev.board_key ^ zobrist::side_key(),
+            hand: self.hands[self.side.index()],
+            checkers: Bitboard::EMPTY,
+            pinned: self.compute_pinned(self.side),
+            captured: Piece::NONE,
+            last_move: Move::NULL,
+            continuous_check: [0; 2],
+            plies_from_null: 0,
+        };
+        self.states.push(st);
+    }
+
+    /// Takes back a null move.
+    pub fn undo_null_move(&mut self) {
+        self.states.pop();
+        self.side = self.side.flip();
+    }
+
+    /// Forgets the move history (keeps the position); used after long games so
+    /// the state stack stays small. Repetition detection then starts afresh.
+    pub fn clear_history(&mut self) {
+        let st = *self.state();
+        self.states.clear();
+        self.states.push(StateInfo { plies_from_null: 0, ..st });
+    }
+
+    /// The piece that moves or is dropped by `m`.
+    #[inline(always)]
+    pub fn moved_piece(&self, m: Move) -> Piece {
+        if m.is_drop() {
+            Piece::new(self.side, m.drop_piece())
+        } else {
+            self.board[m.from().index()]
+        }
+    }
+
+    /// Whether `m` captures a piece.
+    #[inline(always)]
+    pub fn is_capture(&self, m: Move) -> bool {
+        !m.is_drop() && self.board[m.to().index()].is_some()
+    }
+
+    /// Parses a USI move and returns it only if it is legal here.
+    pub fn parse_usi_move(&self, s: &str) -> Option<Move> {
+        let m = Move::from_usi(s)?;
+        if crate::movegen::is_legal(self, m) {
+            Some(m)
+        } else {
+            None
+        }
+    }
+
+    /// Board diagram with hands and side to move, for the `d` command.
+    pub fn pretty(&self) -> String {
+        let mut s = String::new();
+        s.push_str(&format!("White hand: {:?}\n", self.hands[1]));
+        s.push_str("  9  8  7  6  5  4  3  2  1\n");
+        for r in 0..9u8 {
+            s.push('|');
+            for f in (0..9u8).rev() {
+                let pc = self.board[Square::new(f, r).index()];
+                let t = if pc.is_none() { " .".to_string() } else { format!("{:>2}", pc.sfen()) };
+                s.push_str(&t);
+                s.push(' ');
+            }
+            s.push_str(&format!("| {}\n", (b'a' + r) as char));
+        }
+        s.push_str(&format!("Black hand: {:?}\n", self.hands[0]));
+        s.push_str(&format!("Side to move: {}\n", if self.side == Color::Black { "Black (b)" } else { "White (w)" }));
+        s.push_str(&format!("SFEN: {}\nKey: {:016x}\n", self.to_sfen(), self.key()));
+        s
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.pretty())
+    }
+}
