@@ -1,0 +1,78 @@
+//! SFEN parsing and printing: exact round trip, and each malformed input refused
+//! with an error naming the problem.
+
+use hisha::position::Position;
+
+#[test]
+fn round_trip_is_exact() {
+    let text = include_str!("../positions/perft.txt");
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let sfen = line.split('|').nth(1).map(str::trim).unwrap_or("");
+        let p = Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        let out = p.to_sfen();
+        // cshogi writes canonical SFEN for the random positions: identical text.
+        if line.starts_with("random") {
+            assert_eq!(out, sfen);
+        }
+        // Any input: printing is a fixed point of parse-then-print.
+        let again = Position::from_sfen(&out).unwrap_or_else(|e| panic!("{out}: {e}"));
+        assert_eq!(again.to_sfen(), out);
+        assert_eq!(again.key(), p.key());
+    }
+    // Without a move number the default is 1.
+    let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - ").expect("no move number");
+    assert_eq!(p.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b - 1");
+    // Hands come out in canonical order whatever order they came in.
+    let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w p2PBr 7").expect("hands");
+    assert_eq!(p.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 w B2Prp 7");
+}
+
+fn refused(sfen: &str, needle: &str) {
+    match Position::from_sfen(sfen) {
+        Ok(_) => panic!("accepted bad SFEN {sfen:?}"),
+        Err(e) => assert!(e.0.contains(needle), "error for {sfen:?} was {e:?}, expected it to mention {needle:?}"),
+    }
+}
+
+#[test]
+fn malformed_sfens_are_refused_with_a_reason() {
+    refused("", "fields");
+    refused("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1 b - 1", "8 ranks");
+    refused("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL/9 b - 1", "10 ranks");
+    refused("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R/LNSGKGSNL b - 1", "8 squares");
+    refused("lnsgkgsnl/1r5b1/ppppppppp/9/9/91/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "wider");
+    refused("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1", "unknown piece letter 'X'");
+    refused("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSG+KGSNL b - 1", "cannot be promoted");
+    refused("lnsg1gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "White has no king");
+    refused("lnsgkgsnl/1r5b1/ppppppppp/9/4K4/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "Black has 2 kings");
+    refused("4k3P/9/9/9/9/9/9/9/4K4 b - 1", "pawn on the last rank");
+    refused("4k3L/9/9/9/9/9/9/9/4K4 b - 1", "lance on the last rank");
+    refused("4k4/8N/9/9/9/9/9/9/4K4 b - 1", "knight on the last two ranks");
+    refused("4k4/9/9/9/9/9/9/9/4K3p w - 1", "pawn on the last rank");
+    refused("4k4/9/9/4P4/9/9/4P4/9/4K4 b - 1", "nifu");
+    refused("4k4/9/9/9/9/9/9/9/4K4 b 3R 1", "too many 'R' in hand");
+    refused("4k4/9/9/9/9/9/PPPPPPPPP/9/4K4 b 10P 1", "exceed the set");
+    refused("4k4/9/9/9/9/9/9/9/4K4 b 2X 1", "unknown piece letter 'X' in hand");
+    refused("4k4/9/9/9/9/9/9/9/4K4 b K 1", "king cannot be in hand");
+    refused("4k4/9/9/9/9/9/9/9/4K4 b 2 1", "ends with a count");
+    refused("4k4/9/9/9/9/9/9/9/4K4 b 19P 1", "too large");
+    refused("4k4/9/9/9/9/9/9/9/4K4 x - 1", "side to move");
+    refused("4k4/9/9/9/9/9/9/9/4K4 b - zero", "move number");
+    refused("4k4/9/9/9/9/9/9/9/4K4 b - 1 extra", "fields");
+    refused("4k4/4R4/9/9/9/9/9/9/4K4 b - 1", "not to move is in check");
+}
+
+#[test]
+fn refused_sfen_leaves_previous_position_usable() {
+    let mut usi = hisha::usi::Usi::new();
+    let mut out = Vec::new();
+    usi.handle("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1", &mut out).expect("io");
+    usi.handle("position sfen 4k4/9/9/9/9/9/9/9/4K4 b 2X 1", &mut out).expect("io");
+    usi.handle("position startpos moves 7g7f 3c3c", &mut out).expect("io");
+    usi.handle("go perft 1", &mut out).expect("io");
+    let text = String::from_utf8(out).expect("utf8");
+    assert!(text.contains("info string error: bad sfen"), "{text}");
+    assert!(text.contains("info string error: illegal or malformed move '3c3c'"), "{text}");
+    // 4 king moves... the good position (king + gold in hand) is still current.
+    assert!(text.contains("G*5b: 1"), "{text}");
+}
