@@ -226,10 +226,8 @@ fn push_piece_moves(list: &mut MoveList, us: Color, pt: PieceType, from: Square,
 /// Board moves of every piece but the king onto `target`, honouring pins.
 #[inline(always)]
 fn gen_piece_moves(pos: &Position, us: Color, target: Bitboard, all_promos: bool, list: &mut MoveList) {
-    let occ = pos.occupied();
     let ksq = pos.king_square(us);
     let pinned = pos.pinned();
-    let own = pos.color_pieces(us);
 
     // Pawns in bulk when unpinned.
     let pawns = pos.pieces_of(us, PieceType::Pawn);
@@ -255,17 +253,43 @@ fn gen_piece_moves(pos: &Position, us: Color, target: Bitboard, all_promos: bool
         push_piece_moves(list, us, PieceType::Pawn, from, t, all_promos);
     }
 
-    let others = own & !pawns & !pos.pieces(PieceType::King);
-    for from in others {
-        let pt = pos.piece_on(from).kind();
+    gen_non_pawn_moves(pos, us, target, all_promos, list);
+}
+
+/// Moves of one kind of piece (`pieces`) onto `target`, honouring pins.
+#[inline(always)]
+fn gen_kind_moves(
+    pos: &Position,
+    us: Color,
+    pt: PieceType,
+    pieces: Bitboard,
+    target: Bitboard,
+    all_promos: bool,
+    list: &mut MoveList,
+) {
+    let occ = pos.occupied();
+    let pinned = pos.pinned();
+    let ksq = pos.king_square(us);
+    for from in pieces {
         let mut t = piece_attacks(us, pt, from, occ) & target;
         if pinned.has(from) {
             t &= line_through(ksq, from);
         }
-        if t.any() {
-            push_piece_moves(list, us, pt, from, t, all_promos);
-        }
+        push_piece_moves(list, us, pt, from, t, all_promos);
     }
+}
+
+/// Board moves of every piece except pawns and the king, kind by kind so each loop
+/// is specialised for its piece.
+#[inline(always)]
+fn gen_non_pawn_moves(pos: &Position, us: Color, target: Bitboard, all_promos: bool, list: &mut MoveList) {
+    let own = pos.color_pieces(us);
+    for pt in [PieceType::Lance, PieceType::Knight, PieceType::Silver, PieceType::Bishop, PieceType::Rook] {
+        gen_kind_moves(pos, us, pt, pos.pieces(pt) & own, target, all_promos, list);
+    }
+    gen_kind_moves(pos, us, PieceType::Gold, pos.gold_movers() & own, target, all_promos, list);
+    gen_kind_moves(pos, us, PieceType::Horse, pos.pieces(PieceType::Horse) & own, target, all_promos, list);
+    gen_kind_moves(pos, us, PieceType::Dragon, pos.pieces(PieceType::Dragon) & own, target, all_promos, list);
 }
 
 /// King moves onto `target` that do not step into attack.
@@ -424,19 +448,7 @@ fn gen_quiets(pos: &Position, us: Color, all_promos: bool, list: &mut MoveList) 
             list.push(Move::normal(from, to, false));
         }
     }
-    // Other pieces: everything onto empty squares.
-    let occ = pos.occupied();
-    let others = pos.color_pieces(us) & !pawns & !pos.pieces(PieceType::King);
-    for from in others {
-        let pt = pos.piece_on(from).kind();
-        let mut t = piece_attacks(us, pt, from, occ) & empty;
-        if pinned.has(from) {
-            t &= line_through(ksq, from);
-        }
-        if t.any() {
-            push_piece_moves(list, us, pt, from, t, all_promos);
-        }
-    }
+    gen_non_pawn_moves(pos, us, empty, all_promos, list);
     gen_king_moves(pos, us, empty, list);
     gen_drops(pos, us, empty, list);
 }
@@ -503,7 +515,8 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let list = legal_moves(pos);
+    let mut list = MoveList::new();
+    generate(pos, GenType::Legal, true, &mut list);
     if depth == 1 {
         return list.len() as u64;
     }
@@ -529,8 +542,24 @@ pub fn perft_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u6
     };
     if threads > 1 && depth > 2 {
         use rayon::prelude::*;
+        // Root moves differ a lot in subtree size, so each root move's children are
+        // split too; rayon's work stealing then keeps every thread busy to the end.
+        let count_split = |m: Move| {
+            let mut p = pos.clone();
+            p.do_move(m);
+            let children: Vec<Move> = legal_moves(&p).iter().copied().collect();
+            let n: u64 = children
+                .par_iter()
+                .map(|&c| {
+                    let mut q = p.clone();
+                    q.do_move(c);
+                    perft(&mut q, depth - 2)
+                })
+                .sum();
+            (m, n)
+        };
         match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| moves.par_iter().map(|&m| count(m)).collect()),
+            Ok(pool) => pool.install(|| moves.par_iter().map(|&m| count_split(m)).collect()),
             Err(_) => moves.iter().map(|&m| count(m)).collect(),
         }
     } else {
