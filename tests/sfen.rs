@@ -76,3 +76,37 @@ fn refused_sfen_leaves_previous_position_usable() {
     // 4 king moves... the good position (king + gold in hand) is still current.
     assert!(text.contains("G*5b: 1"), "{text}");
 }
+
+#[test]
+fn mutated_sfens_never_panic_and_accepted_ones_are_consistent() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let text = include_str!("../positions/perft.txt");
+    let seeds: Vec<&str> = text.lines().filter_map(|l| l.split('|').nth(1).map(str::trim)).collect();
+    let alphabet = b"0123456789+/ -bwPLNSGBRKplnsgbrkxX*";
+    let mut accepted = 0;
+    for i in 0..20000 {
+        let mut s: Vec<u8> = seeds[i % seeds.len()].as_bytes().to_vec();
+        for _ in 0..rng.gen_range(1..4) {
+            let at = rng.gen_range(0..s.len());
+            match rng.gen_range(0..3) {
+                0 => s[at] = alphabet[rng.gen_range(0..alphabet.len())],
+                1 => {
+                    s.remove(at);
+                }
+                _ => s.insert(at, alphabet[rng.gen_range(0..alphabet.len())]),
+            }
+        }
+        let Ok(text) = String::from_utf8(s) else { continue };
+        if let Ok(p) = Position::from_sfen(&text) {
+            accepted += 1;
+            let again = Position::from_sfen(&p.to_sfen()).expect("printed SFEN parses");
+            assert_eq!(again.to_sfen(), p.to_sfen());
+            let mut q = p.clone();
+            let n = hisha::movegen::perft(&mut q, 2);
+            assert_eq!(q.to_sfen(), p.to_sfen());
+            let _ = n;
+        }
+    }
+    assert!(accepted > 100, "mutations too destructive to exercise the accepting path: {accepted}");
+}
