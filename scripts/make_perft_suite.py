@@ -38,6 +38,10 @@ FIXED = [
     ("uchifuzume-pinned", "7nk/7g1/9/5B1N1/9/9/9/9/4K4 b P 1", 3),
     ("double-check", "4k4/9/9/9/4r4/9/5n3/9/4K4 b G 1", 3),
     ("big-hands", "4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1", 2),
+    # Tsume set-ups without the attacker's king, as GUIs send them for `go mate`.
+    ("kingless-tsume-1", "1k7/9/+P1l6/2B6/9/9/9/9/9 b RGrb3g4s4n3l17p 1", 3),
+    ("kingless-tsume-2", "7nl/6gk1/6p1p/7N1/9/9/9/9/9 b GSr2b2g3s2n3l16p 1", 3),
+    ("kingless-defender-to-move", "4k4/9/4P4/9/9/9/9/9/9 w rb4g4s4n4l17p 1", 2),
 ]
 
 

@@ -295,6 +295,9 @@ fn gen_non_pawn_moves(pos: &Position, us: Color, target: Bitboard, all_promos: b
 /// King moves onto `target` that do not step into attack.
 #[inline(always)]
 fn gen_king_moves(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
+    if !pos.has_king(us) {
+        return;
+    }
     let ksq = pos.king_square(us);
     let them = us.flip();
     let occ = pos.occupied().without(ksq);
@@ -319,7 +322,7 @@ fn gen_drops(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
         let them = us.flip();
         let eksq = pos.king_square(them);
         let mate_sq = pawn_attacks(them, eksq);
-        if (t & mate_sq).any() {
+        if (t & mate_sq).any() && pos.has_king(them) {
             let sq = mate_sq.lsb();
             if is_pawn_drop_mate(pos, us, sq) {
                 t = t.without(sq);
@@ -483,6 +486,9 @@ impl CheckInfo {
         cs[PieceType::Rook.index()] = rook_attacks(ek, occ);
         cs[PieceType::Horse.index()] = cs[PieceType::Bishop.index()] | king_attacks(ek);
         cs[PieceType::Dragon.index()] = cs[PieceType::Rook.index()] | king_attacks(ek);
+        if !pos.has_king(them) {
+            return CheckInfo { check_squares: [Bitboard::EMPTY; PieceType::NUM], discoverers: Bitboard::EMPTY, enemy_king: ek };
+        }
         let (blockers, _) = pos.slider_blockers(them, ek);
         CheckInfo { check_squares: cs, discoverers: blockers & pos.color_pieces(us), enemy_king: ek }
     }

@@ -168,7 +168,8 @@ impl Position {
         }
         pos.validate()?;
         pos.init_state();
-        if pos.attackers_to(pos.king_square(pos.side.flip()), pos.side, pos.occupied()).any() {
+        let waiting = pos.side.flip();
+        if pos.has_king(waiting) && pos.attackers_to(pos.king_square(waiting), pos.side, pos.occupied()).any() {
             return err("the side not to move is in check (its king could be captured)");
         }
         Ok(pos)
@@ -215,12 +216,14 @@ impl Position {
     }
 
     fn validate(&self) -> Result<(), SfenError> {
+        // Tsume problems often leave out the attacker's king, so one side may have
+        // none; a position needs at least one king.
+        if self.pieces(PieceType::King).is_empty() {
+            return err("neither side has a king");
+        }
         for c in Color::ALL {
             let kings = (self.pieces(PieceType::King) & self.color_pieces(c)).count();
             let name = if c == Color::Black { "Black" } else { "White" };
-            if kings == 0 {
-                return err(format!("{name} has no king"));
-            }
             if kings > 1 {
                 return err(format!("{name} has {kings} kings"));
             }
@@ -281,7 +284,9 @@ impl Position {
             continuous_check: [0; 2],
             plies_from_null: 0,
         };
-        st.checkers = self.attackers_to(self.king_square(self.side), self.side.flip(), self.occupied());
+        if self.has_king(self.side) {
+            st.checkers = self.attackers_to(self.king_square(self.side), self.side.flip(), self.occupied());
+        }
         st.pinned = self.compute_pinned(self.side);
         if st.checkers.any() {
             st.continuous_check[self.side.flip().index()] = 1;
@@ -417,7 +422,13 @@ impl Position {
         self.by_color[0] | self.by_color[1]
     }
 
-    /// Square of `c`'s king.
+    /// Whether `c` has a king on the board (a tsume attacker may have none).
+    #[inline(always)]
+    pub fn has_king(&self, c: Color) -> bool {
+        (self.by_type[PieceType::King.index()] & self.by_color[c.index()]).any()
+    }
+
+    /// Square of `c`'s king (meaningless, but a valid square, when `!has_king(c)`).
     #[inline(always)]
     pub fn king_square(&self, c: Color) -> Square {
         self.king_sq[c.index()]
@@ -556,6 +567,9 @@ impl Position {
     }
 
     fn compute_pinned(&self, c: Color) -> Bitboard {
+        if !self.has_king(c) {
+            return Bitboard::EMPTY;
+        }
         self.slider_blockers(c, self.king_sq[c.index()]).0 & self.by_color[c.index()]
     }
 
@@ -604,7 +618,11 @@ impl Position {
         }
         self.side = them;
         self.game_ply += 1;
-        let checkers = self.attackers_to(self.king_sq[them.index()], us, self.occupied());
+        let checkers = if self.has_king(them) {
+            self.attackers_to(self.king_sq[them.index()], us, self.occupied())
+        } else {
+            Bitboard::EMPTY
+        };
         let mut cc = prev.continuous_check;
         cc[us.index()] = if checkers.any() { cc[us.index()] + 1 } else { 0 };
         let st = StateInfo {

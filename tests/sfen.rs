@@ -43,7 +43,7 @@ fn malformed_sfens_are_refused_with_a_reason() {
     refused("lnsgkgsnl/1r5b1/ppppppppp/9/9/91/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "wider");
     refused("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1", "unknown piece letter 'X'");
     refused("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSG+KGSNL b - 1", "cannot be promoted");
-    refused("lnsg1gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "White has no king");
+    refused("9/9/9/9/9/9/9/9/9 b - 1", "neither side has a king");
     refused("lnsgkgsnl/1r5b1/ppppppppp/9/4K4/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "Black has 2 kings");
     refused("4k3P/9/9/9/9/9/9/9/4K4 b - 1", "pawn on the last rank");
     refused("4k3L/9/9/9/9/9/9/9/4K4 b - 1", "lance on the last rank");
@@ -60,6 +60,15 @@ fn malformed_sfens_are_refused_with_a_reason() {
     refused("4k4/9/9/9/9/9/9/9/4K4 b - zero", "move number");
     refused("4k4/9/9/9/9/9/9/9/4K4 b - 1 extra", "fields");
     refused("4k4/4R4/9/9/9/9/9/9/4K4 b - 1", "not to move is in check");
+}
+
+#[test]
+fn tsume_without_attacker_king_is_accepted() {
+    let p = Position::from_sfen("1k7/9/+P1l6/2B6/9/9/9/9/9 b RGrb3g4s4n3l17p 1").expect("kingless tsume");
+    assert!(!p.has_king(hisha::types::Color::Black) && p.has_king(hisha::types::Color::White));
+    assert!(!p.in_check());
+    // One king missing is fine for either side, but not both.
+    assert!(Position::from_sfen("lnsg1gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1").is_ok());
 }
 
 #[test]
