@@ -9,6 +9,8 @@ fn bench_perft(c: &mut Criterion) {
     g.sample_size(10);
     let mut start = Position::startpos();
     g.bench_function("startpos_d4", |b| b.iter(|| perft(&mut start, 4)));
+    // The headline number: 547,581,517 leaves single-threaded.
+    g.bench_function("startpos_d6", |b| b.iter(|| perft(&mut start, 6)));
     let mut matsuri =
         Position::from_sfen("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1").unwrap();
     g.bench_function("matsuri_d3", |b| b.iter(|| perft(&mut matsuri, 3)));

@@ -172,6 +172,15 @@ fn promotion_rank_limits(pt: PieceType) -> (u8, u8) {
     }
 }
 
+/// The square a pawn of `us` pushed to `to` came from.
+#[inline(always)]
+fn pawn_origin(us: Color, to: Square) -> Square {
+    match us {
+        Color::Black => Square::from_index(to.index() + 1),
+        Color::White => Square::from_index(to.index() - 1),
+    }
+}
+
 /// Pushes the moves of a `pt` from `from` to each square of `targets`.
 #[inline(always)]
 fn push_piece_moves(list: &mut MoveList, us: Color, pt: PieceType, from: Square, targets: Bitboard, all_promos: bool) {
@@ -233,9 +242,8 @@ fn gen_piece_moves(pos: &Position, us: Color, target: Bitboard, all_promos: bool
     let pawns = pos.pieces_of(us, PieceType::Pawn);
     let free_pawns = pawns & !pinned;
     let pawn_to = free_pawns.shift_forward(us) & target;
-    let back: i32 = if us == Color::Black { 1 } else { -1 };
     for to in pawn_to {
-        let from = Square::from_index((to.index() as i32 + back) as usize);
+        let from = pawn_origin(us, to);
         let r = to.relative_rank(us);
         if r == 0 {
             list.push(Move::normal(from, to, true));
@@ -422,9 +430,8 @@ fn gen_captures_promotions(pos: &Position, us: Color, all_promos: bool, list: &m
     let pinned = pos.pinned();
     let ksq = pos.king_square(us);
     let pawns = pos.pieces_of(us, PieceType::Pawn);
-    let back: i32 = if us == Color::Black { 1 } else { -1 };
     for to in pawns.shift_forward(us) & empty_zone {
-        let from = Square::from_index((to.index() as i32 + back) as usize);
+        let from = pawn_origin(us, to);
         if pinned.has(from) && !line_through(ksq, from).has(to) {
             continue;
         }
@@ -438,11 +445,10 @@ fn gen_quiets(pos: &Position, us: Color, all_promos: bool, list: &mut MoveList) 
     let pawns = pos.pieces_of(us, PieceType::Pawn);
     let pinned = pos.pinned();
     let ksq = pos.king_square(us);
-    let back: i32 = if us == Color::Black { 1 } else { -1 };
     // Pawn pushes: outside the zone, plus unpromoted pushes to relative ranks 1-2
     // (the promoting ones were produced with the captures).
     for to in pawns.shift_forward(us) & empty {
-        let from = Square::from_index((to.index() as i32 + back) as usize);
+        let from = pawn_origin(us, to);
         if pinned.has(from) && !line_through(ksq, from).has(to) {
             continue;
         }
