@@ -7,7 +7,8 @@
 //! updated incrementally by the search through `delta` (computed before `do_move`);
 //! the king-relative part is computed at each evaluation from the piece lists.
 
-use crate::attacks::king_attacks;
+use crate::attacks::{king_attacks, piece_attacks};
+use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Move, PieceType, Square};
 use once_cell::sync::Lazy;
@@ -24,8 +25,16 @@ pub const OFF_KOWN: usize = OFF_PSQ + 15 * 81;
 pub const OFF_KENEMY: usize = OFF_KOWN + 15 * 289;
 /// Offset of the king-exposure weight per enemy hand piece kind (`[unpromoted type]`).
 pub const OFF_EXPOSURE: usize = OFF_KENEMY + 15 * 289;
+/// Offset of the attack units per enemy piece kind hitting a square around the king.
+pub const OFF_ATT: usize = OFF_EXPOSURE + 8;
+/// Offset of the defence units per own piece kind covering a square around the king.
+pub const OFF_DEF: usize = OFF_ATT + 15;
+/// Offset of the attack units per kind held in the enemy's hand.
+pub const OFF_HANDATT: usize = OFF_DEF + 15;
+/// Offset of the scalars: units per open square next to the king, quadratic scale (/64), cap.
+pub const OFF_DANGER: usize = OFF_HANDATT + 8;
 /// Offset of the side-to-move bonus.
-pub const OFF_TEMPO: usize = OFF_EXPOSURE + 8;
+pub const OFF_TEMPO: usize = OFF_DANGER + 3;
 /// Number of parameters.
 pub const NUM_PARAMS: usize = OFF_TEMPO + 1;
 
@@ -96,12 +105,12 @@ impl Weights {
                         _ if gold_like => [0, 90, 45, 15, 0, 0, 0, 0, 0][d as usize],
                         PieceType::Pawn => [0, 35, 10, 0, 0, 0, 0, 0, 0][d as usize],
                         PieceType::Knight => [0, 30, 40, 15, 0, 0, 0, 0, 0][d as usize],
-                        PieceType::Lance => if dx == 0 && dy < 0 { 25 } else { [0, 20, 10, 0, 0, 0, 0, 0, 0][d as usize] },
-                        PieceType::Horse | PieceType::Dragon => [0, 140, 90, 45, 20, 0, 0, 0, 0][d as usize],
+                        PieceType::Lance => if dx == 0 && dy < 0 && d <= 3 { 25 } else { [0, 20, 10, 0, 0, 0, 0, 0, 0][d as usize] },
+                        PieceType::Horse | PieceType::Dragon => [0, 140, 90, 45, 0, 0, 0, 0, 0][d as usize],
                         PieceType::Rook | PieceType::Bishop => [0, 50, 30, 15, 0, 0, 0, 0, 0][d as usize],
                         _ => 0,
                     };
-                    if pt != PieceType::King {
+                    if pt != PieceType::King && d <= 3 {
                         p[OFF_KOWN + pt.index() * 289 + i] = own;
                         p[OFF_KENEMY + pt.index() * 289 + i] = enemy;
                     }
@@ -111,6 +120,24 @@ impl Weights {
         // Exposure: each empty or enemy-held square next to a king, times the enemy's hand.
         let exp = [0, 1, 3, 3, 5, 7, 9, 6];
         p[OFF_EXPOSURE..OFF_EXPOSURE + 8].copy_from_slice(&exp);
+        for pt in PieceType::ALL {
+            let (a, d) = match pt {
+                PieceType::Pawn => (1, 1),
+                PieceType::Lance | PieceType::Knight => (2, 1),
+                PieceType::Bishop | PieceType::Rook => (2, 1),
+                PieceType::Horse => (4, 2),
+                PieceType::Dragon => (5, 2),
+                PieceType::King => (0, 0),
+                _ => (3, 2),
+            };
+            p[OFF_ATT + pt.index()] = a;
+            p[OFF_DEF + pt.index()] = d;
+        }
+        let ha = [0, 1, 2, 2, 3, 3, 4, 3];
+        p[OFF_HANDATT..OFF_HANDATT + 8].copy_from_slice(&ha);
+        p[OFF_DANGER] = 1;
+        p[OFF_DANGER + 1] = 48;
+        p[OFF_DANGER + 2] = 2000;
         p[OFF_TEMPO] = 25;
         Weights { params: p }
     }
@@ -182,17 +209,50 @@ pub fn delta(pos: &Position, m: Move) -> i32 {
     sign(us) * d
 }
 
+/// Squares within three files and three ranks of each square (the king-relative
+/// tables are zero outside this box, so only pieces inside it are visited).
+static NEAR: Lazy<[Bitboard; 81]> = Lazy::new(|| {
+    let mut t = [Bitboard::EMPTY; 81];
+    for a in Square::all() {
+        for b in Square::all() {
+            if (a.file() as i32 - b.file() as i32).abs() <= 3 && (a.rank() as i32 - b.rank() as i32).abs() <= 3 {
+                t[a.index()] |= Bitboard::from_square(b);
+            }
+        }
+    }
+    t
+});
+
 /// King-relative terms from Black's point of view.
 pub fn king_terms(pos: &Position) -> i32 {
     let w = weights();
     let mut s = 0;
     let occ = pos.occupied();
+    let near = &*NEAR;
     for kc in Color::ALL {
         let ksq = pos.king_square(kc);
+        let occ = occ & near[ksq.index()];
         let (kf, kr) = (ksq.file() as i32, ksq.rank() as i32);
         let flip = if kc == Color::Black { 1 } else { -1 };
         let mut own = 0;
         let mut enemy = 0;
+        let zone = king_attacks(ksq);
+        let mut units = 0;
+        let all = pos.occupied();
+        // Enemy sliders outside the box can still reach the zone.
+        let them = kc.flip();
+        let far = (pos.pieces(PieceType::Rook)
+            | pos.pieces(PieceType::Dragon)
+            | pos.pieces(PieceType::Bishop)
+            | pos.pieces(PieceType::Horse)
+            | pos.pieces(PieceType::Lance))
+            & pos.color_pieces(them)
+            & !near[ksq.index()];
+        for sq in far {
+            let pt = pos.piece_on(sq).kind();
+            let n = (piece_attacks(them, pt, sq, all) & zone).count() as i32;
+            units += n * w[OFF_ATT + pt.index()];
+        }
         for sq in occ {
             let pc = pos.piece_on(sq);
             let pt = pc.kind();
@@ -202,10 +262,13 @@ pub fn king_terms(pos: &Position) -> i32 {
             let dx = (sq.file() as i32 - kf) * flip;
             let dy = (sq.rank() as i32 - kr) * flip;
             let i = koff(dx, dy);
+            let n = (piece_attacks(pc.color(), pt, sq, all) & zone).count() as i32;
             if pc.color() == kc {
                 own += w[OFF_KOWN + pt.index() * 289 + i];
+                units -= n * w[OFF_DEF + pt.index()];
             } else {
                 enemy += w[OFF_KENEMY + pt.index() * 289 + i];
+                units += n * w[OFF_ATT + pt.index()];
             }
         }
         // Exposure against the enemy's hand.
@@ -218,7 +281,11 @@ pub fn king_terms(pos: &Position) -> i32 {
             }
         }
         let danger = open * hand_threat;
-        s += sign(kc) * (own - enemy - danger);
+        let eh_units: i32 =
+            PieceType::HAND.iter().filter(|&&pt| eh.has(pt)).map(|&pt| w[OFF_HANDATT + pt.index()]).sum();
+        units += eh_units + open * w[OFF_DANGER];
+        let attack = if units > 0 { (units * units * w[OFF_DANGER + 1] / 64).min(w[OFF_DANGER + 2]) } else { 0 };
+        s += sign(kc) * (own - enemy - danger - attack);
     }
     s
 }

@@ -40,6 +40,8 @@ const BUCKET: usize = 4;
 /// The shared table.
 pub struct TranspositionTable {
     slots: Vec<AtomicU64>,
+    /// First slot of bucket 0, chosen so that every bucket fills one 64-byte cache line.
+    base: usize,
     buckets: usize,
     generation: AtomicU8,
 }
@@ -77,9 +79,13 @@ impl TranspositionTable {
         loop {
             let buckets = (mb << 20) / (BUCKET * 16);
             let mut v: Vec<AtomicU64> = Vec::new();
-            if v.try_reserve_exact(buckets * BUCKET * 2).is_ok() || mb == 1 {
-                v.resize_with(buckets * BUCKET * 2, || AtomicU64::new(0));
-                return (TranspositionTable { slots: v, buckets: buckets.max(1), generation: AtomicU8::new(0) }, mb);
+            let buckets = buckets.max(1);
+            let len = (buckets + 1) * BUCKET * 2;
+            if v.try_reserve_exact(len).is_ok() || mb == 1 {
+                v.resize_with(len, || AtomicU64::new(0));
+                let misalign = (v.as_ptr() as usize) % 64;
+                let base = if misalign == 0 { 0 } else { (64 - misalign) / 8 };
+                return (TranspositionTable { slots: v, base, buckets, generation: AtomicU8::new(0) }, mb);
             }
             mb /= 2;
         }
@@ -101,7 +107,7 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
-        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET * 2
+        self.base + (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET * 2
     }
 
     /// Looks `key` up.
@@ -169,7 +175,7 @@ impl TranspositionTable {
         let n = (1000 / BUCKET).min(self.buckets) * BUCKET;
         let mut used = 0;
         for i in 0..n {
-            let d = self.slots[2 * i + 1].load(Ordering::Relaxed);
+            let d = self.slots[self.base + 2 * i + 1].load(Ordering::Relaxed);
             if d != 0 && (d >> 58) & 63 == gen {
                 used += 1;
             }
