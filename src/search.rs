@@ -246,7 +246,8 @@ pub enum Repetition {
 /// Looks for an earlier occurrence of the current board (same side to move).
 pub fn repetition(pos: &Position) -> Repetition {
     let st = pos.state();
-    let end = st.plies_from_null as usize;
+    // Cycles longer than 32 plies are rare; the cap keeps the scan cheap in long games.
+    let end = (st.plies_from_null as usize).min(32);
     let us = pos.side_to_move();
     let mut i = 4;
     while i <= end {
@@ -725,15 +726,28 @@ impl Worker {
 
         for i in 0..n {
             if !root {
-                // Selection sort step.
-                let mut bi = i;
-                for j in i + 1..n {
-                    if scores[j] > scores[bi] {
-                        bi = j;
+                if i < 6 {
+                    // Selection sort step: most nodes cut off within the first moves.
+                    let mut bi = i;
+                    for j in i + 1..n {
+                        if scores[j] > scores[bi] {
+                            bi = j;
+                        }
+                    }
+                    moves.swap(i, bi);
+                    scores.swap(i, bi);
+                } else if i == 6 && n > 7 {
+                    // Then sort the rest at once (n log n instead of n^2).
+                    let mut keyed = [0u64; MAX_MOVES];
+                    for j in i..n {
+                        keyed[j] = (((scores[j] as i64 - i32::MIN as i64) as u64) << 16) | moves[j].raw() as u64;
+                    }
+                    keyed[i..n].sort_unstable_by(|a, b| b.cmp(a));
+                    for j in i..n {
+                        moves[j] = Move::from_raw(keyed[j] as u16);
+                        scores[j] = ((keyed[j] >> 16) as i64 + i32::MIN as i64) as i32;
                     }
                 }
-                moves.swap(i, bi);
-                scores.swap(i, bi);
             }
             let m = moves[i];
             move_count += 1;
@@ -788,7 +802,7 @@ impl Worker {
                     r -= 1;
                 }
                 if quiet && scores[i] < 1_300_000 {
-                    r -= scores[i] / 60000;
+                    r -= (scores[i] / 200_000).clamp(-3, 3);
                 }
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 v = -self.search(-alpha - 1, -alpha, d, ply + 1, false, true);
