@@ -136,7 +136,7 @@ impl Weights {
         let ha = [0, 1, 2, 2, 3, 3, 4, 3];
         p[OFF_HANDATT..OFF_HANDATT + 8].copy_from_slice(&ha);
         p[OFF_DANGER] = 1;
-        p[OFF_DANGER + 1] = 48;
+        p[OFF_DANGER + 1] = 96;
         p[OFF_DANGER + 2] = 2000;
         p[OFF_TEMPO] = 25;
         Weights { params: p }

@@ -396,6 +396,10 @@ struct Worker {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
     history: Vec<[i32; 81]>,
+    /// Continuation history: `[(piece, to) of an earlier move][(piece, to) of this move]`.
+    cont: Vec<i16>,
+    /// `(piece, to)` index of the move made at each ply (0 for a null move).
+    cont_idx: Vec<usize>,
     counter: Vec<[Move; 81]>,
     best_changes: u32,
     completed_depth: i32,
@@ -440,6 +444,14 @@ pub fn score_text(v: i32) -> String {
     }
 }
 
+const CONT_N: usize = 32 * 81;
+const HIST_MAX: i32 = 16384;
+
+#[inline(always)]
+fn gravity(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HIST_MAX;
+}
+
 const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
@@ -463,6 +475,8 @@ impl Worker {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
             history: vec![[0; 81]; 32],
+            cont: vec![0; CONT_N * CONT_N],
+            cont_idx: vec![0; MAX_PLY + 4],
             counter: vec![[Move::NONE; 81]; 32],
             best_changes: 0,
             completed_depth: 0,
@@ -551,9 +565,36 @@ impl Worker {
             } else if m == cm {
                 1_300_000
             } else {
-                let pc = self.pos.moved_piece(m);
-                self.history[pc.index()][m.to().index()]
+                self.quiet_score(m, ply)
             };
+        }
+    }
+
+    #[inline]
+    fn quiet_score(&self, m: Move, ply: usize) -> i32 {
+        let pc = self.pos.moved_piece(m);
+        let cur = pc.index() * 81 + m.to().index();
+        let mut v = self.history[pc.index()][m.to().index()];
+        if ply >= 1 {
+            v += self.cont[self.cont_idx[ply - 1] * CONT_N + cur] as i32;
+        }
+        if ply >= 2 {
+            v += self.cont[self.cont_idx[ply - 2] * CONT_N + cur] as i32;
+        }
+        v
+    }
+
+    fn update_cont(&mut self, m: Move, ply: usize, bonus: i32) {
+        let pc = self.pos.moved_piece(m);
+        let cur = pc.index() * 81 + m.to().index();
+        gravity(&mut self.history[pc.index()][m.to().index()], bonus);
+        for back in 1..=2 {
+            if ply >= back {
+                let i = self.cont_idx[ply - back] * CONT_N + cur;
+                let mut h = self.cont[i] as i32;
+                gravity(&mut h, bonus);
+                self.cont[i] = h as i16;
+            }
         }
     }
 
@@ -562,17 +603,12 @@ impl Worker {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = m;
         }
-        let bonus = (depth * depth).min(400) * 32;
-        let pc = self.pos.moved_piece(m);
-        let h = &mut self.history[pc.index()][m.to().index()];
-        *h += bonus - *h * bonus / 1_000_000;
+        let bonus = (depth * depth * 16 + 32).min(2000);
+        self.update_cont(m, ply, bonus);
         for &q in tried {
-            if q == m {
-                continue;
+            if q != m {
+                self.update_cont(q, ply, -bonus);
             }
-            let pc = self.pos.moved_piece(q);
-            let h = &mut self.history[pc.index()][q.to().index()];
-            *h += -bonus - *h * bonus / 1_000_000;
         }
         let prev = self.pos.state().last_move;
         if prev.is_ok() {
@@ -674,6 +710,7 @@ impl Worker {
             if depth >= 2 && eval >= beta && self.pos.state().last_move != Move::NULL {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.pos.do_null_move();
+                self.cont_idx[ply] = 0;
                 self.mat[ply + 1] = self.mat[ply];
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
                 self.pos.undo_null_move();
@@ -760,13 +797,13 @@ impl Worker {
             // Pruning at shallow depth.
             if !root && best > -MATE_IN_MAX && !in_check {
                 if quiet && !gives_check {
-                    if !pv_node && depth <= 8 && move_count > 3 + depth * depth / if improving { 1 } else { 2 } {
+                    if !pv_node && depth <= 8 && move_count > 6 + depth * depth * if improving { 2 } else { 1 } {
                         continue;
                     }
                     if depth <= 6 && eval + 120 + 110 * depth <= alpha {
                         continue;
                     }
-                    if depth <= 4 && scores[i] < -8000 * depth && move_count > 2 {
+                    if depth <= 4 && scores[i] < -3000 * depth && move_count > 2 {
                         continue;
                     }
                 } else if depth <= 5 && !gives_check && scores[i] < 0 && see(&self.pos, m) < -120 * depth {
@@ -781,6 +818,7 @@ impl Worker {
             let new_depth = depth - 1 + ext;
 
             self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
+            self.cont_idx[ply] = self.pos.moved_piece(m).index() * 81 + m.to().index();
             self.pos.do_move(m);
             let nodes_before = self.nodes;
             let mut v;
@@ -802,7 +840,7 @@ impl Worker {
                     r -= 1;
                 }
                 if quiet && scores[i] < 1_300_000 {
-                    r -= (scores[i] / 200_000).clamp(-3, 3);
+                    r -= (scores[i] / 8000).clamp(-3, 3);
                 }
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 v = -self.search(-alpha - 1, -alpha, d, ply + 1, false, true);
@@ -967,7 +1005,7 @@ impl Worker {
             } else if self.pos.is_capture(m) || m.is_promotion() {
                 100
             } else {
-                self.history[self.pos.moved_piece(m).index()][m.to().index()] / 1000 - 1000
+                self.quiet_score(m, ply) / 16 - 10000
             };
         }
         let moves = list.as_mut_slice();
@@ -996,6 +1034,7 @@ impl Worker {
                 }
             }
             self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
+            self.cont_idx[ply] = self.pos.moved_piece(m).index() * 81 + m.to().index();
             self.pos.do_move(m);
             let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, qdepth - 1);
             self.pos.undo_move(m);
