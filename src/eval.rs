@@ -33,8 +33,12 @@ pub const OFF_DEF: usize = OFF_ATT + 15;
 pub const OFF_HANDATT: usize = OFF_DEF + 15;
 /// Offset of the scalars: units per open square next to the king, quadratic scale (/64), cap.
 pub const OFF_DANGER: usize = OFF_HANDATT + 8;
+/// Offset of the mobility weights per sliding kind (`[piece type]`, centipawns per square).
+pub const OFF_MOB: usize = OFF_DANGER + 3;
+/// Offset of the mobility baselines per sliding kind (squares counted as zero).
+pub const OFF_MOB_BASE: usize = OFF_MOB + 15;
 /// Offset of the side-to-move bonus.
-pub const OFF_TEMPO: usize = OFF_DANGER + 3;
+pub const OFF_TEMPO: usize = OFF_MOB_BASE + 15;
 /// Number of parameters.
 pub const NUM_PARAMS: usize = OFF_TEMPO + 1;
 
@@ -138,6 +142,16 @@ impl Weights {
         p[OFF_DANGER] = 1;
         p[OFF_DANGER + 1] = 96;
         p[OFF_DANGER + 2] = 2000;
+        for (pt, w, base) in [
+            (PieceType::Lance, 3, 3),
+            (PieceType::Bishop, 5, 6),
+            (PieceType::Rook, 5, 7),
+            (PieceType::Horse, 4, 9),
+            (PieceType::Dragon, 4, 11),
+        ] {
+            p[OFF_MOB + pt.index()] = w;
+            p[OFF_MOB_BASE + pt.index()] = base;
+        }
         p[OFF_TEMPO] = 25;
         Weights { params: p }
     }
@@ -290,11 +304,30 @@ pub fn king_terms(pos: &Position) -> i32 {
     s
 }
 
+const SLIDERS: [PieceType; 5] = [PieceType::Lance, PieceType::Bishop, PieceType::Rook, PieceType::Horse, PieceType::Dragon];
+
+/// Mobility of the sliding pieces from Black's point of view.
+pub fn mobility(pos: &Position) -> i32 {
+    let w = weights();
+    let occ = pos.occupied();
+    let mut s = 0;
+    for c in Color::ALL {
+        let own = pos.color_pieces(c);
+        for pt in SLIDERS {
+            for sq in pos.pieces_of(c, pt) {
+                let n = (piece_attacks(c, pt, sq, occ) & !own).count() as i32;
+                s += sign(c) * (n - w[OFF_MOB_BASE + pt.index()]) * w[OFF_MOB + pt.index()];
+            }
+        }
+    }
+    s
+}
+
 /// Full evaluation for the side to move, given the incrementally kept `material_psq`
 /// value `mat` (Black's point of view).
 #[inline]
 pub fn evaluate_with(pos: &Position, mat: i32) -> i32 {
-    let v = mat + king_terms(pos);
+    let v = mat + king_terms(pos) + mobility(pos);
     let v = if pos.side_to_move() == Color::Black { v } else { -v };
     v + weights()[OFF_TEMPO]
 }

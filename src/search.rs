@@ -15,7 +15,7 @@ use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Move, PieceType};
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Deepest ply the search reaches.
@@ -457,6 +457,7 @@ const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4
 
 impl Worker {
     fn new(id: usize, pos: Position, shared: Arc<Shared>, cfg: Config, out: Sink, root_moves: Vec<RootMove>, nodes_limit: u64) -> Worker {
+        let tables = take_tables();
         Worker {
             id,
             pos,
@@ -474,10 +475,10 @@ impl Worker {
             killers: vec![[Move::NONE; 2]; MAX_PLY + 4],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
-            history: vec![[0; 81]; 32],
-            cont: vec![0; CONT_N * CONT_N],
+            history: tables.history,
+            cont: tables.cont,
             cont_idx: vec![0; MAX_PLY + 4],
-            counter: vec![[Move::NONE; 81]; 32],
+            counter: tables.counter,
             best_changes: 0,
             completed_depth: 0,
         }
@@ -1264,6 +1265,7 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
                     let mut w = Worker::new(id, p, sh, c, o, rms, nodes_limit);
                     w.iterate(max_depth);
                     sh_publish(&w);
+                    give_back_tables(w);
                 }) {
                     handles.push(h);
                 }
@@ -1281,7 +1283,9 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
             for h in handles {
                 let _ = h.join();
             }
-            ((w.root_moves[0].clone(), w.completed_depth), ())
+            let r = (w.root_moves[0].clone(), w.completed_depth);
+            give_back_tables(w);
+            (r, ())
         });
         let (rm, depth) = main_result;
         result.best = rm.mv.to_string();
@@ -1314,6 +1318,37 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
     };
     out(&line);
     result
+}
+
+/// Move-ordering tables of one thread, kept between searches of a game.
+struct Tables {
+    history: Vec<[i32; 81]>,
+    cont: Vec<i16>,
+    counter: Vec<[Move; 81]>,
+}
+
+static TABLE_POOL: Lazy<Mutex<Vec<Tables>>> = Lazy::new(|| Mutex::new(Vec::new()));
+
+fn take_tables() -> Tables {
+    let pooled = TABLE_POOL.lock().ok().and_then(|mut p| p.pop());
+    pooled.unwrap_or_else(|| Tables {
+        history: vec![[0; 81]; 32],
+        cont: vec![0; CONT_N * CONT_N],
+        counter: vec![[Move::NONE; 81]; 32],
+    })
+}
+
+fn give_back_tables(w: Worker) {
+    if let Ok(mut p) = TABLE_POOL.lock() {
+        p.push(Tables { history: w.history, cont: w.cont, counter: w.counter });
+    }
+}
+
+/// Forgets the move-ordering statistics kept between searches (on `usinewgame`).
+pub fn clear_history() {
+    if let Ok(mut p) = TABLE_POOL.lock() {
+        p.clear();
+    }
 }
 
 fn sh_publish(w: &Worker) {

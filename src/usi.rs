@@ -219,6 +219,7 @@ impl Usi {
                 self.finish_search();
                 let tt = self.ensure_tt();
                 tt.clear();
+                crate::search::clear_history();
             }
             "position" => match parse_position(args) {
                 Ok(p) => {
