@@ -2,12 +2,18 @@
 //!
 //! Modules, bottom up: `types` (colours, squares, pieces, hands, moves), `bitboard`,
 //! `attacks` (tables), `zobrist`, `position` (board state, SFEN, do/undo), `movegen`
-//! (legal move generation and perft), `usi` (the protocol loop).
+//! (legal move generation and perft), `eval` (static evaluation), `tt` (shared
+//! transposition table), `time` (time allocation), `search` (alpha-beta search),
+//! `usi` (the protocol loop).
 
 pub mod attacks;
 pub mod bitboard;
+pub mod eval;
 pub mod movegen;
 pub mod position;
+pub mod search;
+pub mod time;
+pub mod tt;
 pub mod types;
 pub mod usi;
 pub mod zobrist;

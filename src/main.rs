@@ -28,6 +28,24 @@ enum Command {
         #[arg(long, short, default_value_t = 1)]
         threads: usize,
     },
+    /// Searches the positions of a bench file to a fixed depth and prints nodes/s.
+    Bench {
+        /// Depth per position.
+        #[arg(long, short, default_value_t = 11)]
+        depth: i32,
+        /// Search threads.
+        #[arg(long, short, default_value_t = 1)]
+        threads: usize,
+        /// Hash size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// File of SFEN lines (default: the built-in copy of positions/bench.sfen).
+        #[arg(long)]
+        file: Option<String>,
+        /// Print the info lines of each search.
+        #[arg(long)]
+        verbose: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -42,6 +60,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Perft { depth, sfen, divide, threads }) => run_perft(depth, sfen, divide, threads),
+        Some(Command::Bench { depth, threads, hash, file, verbose }) => run_bench(depth, threads, hash, file, verbose),
     }
 }
 
@@ -73,5 +92,71 @@ fn run_perft(depth: u32, sfen: Option<String>, divide: bool, threads: usize) -> 
     }
     println!("Nodes searched: {total}");
     println!("Time: {:.3} s ({:.1} M nodes/s, {} thread(s))", secs, total as f64 / secs.max(1e-9) / 1e6, threads);
+    ExitCode::SUCCESS
+}
+
+const BENCH_POSITIONS: &str = include_str!("../positions/bench.sfen");
+
+fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, verbose: bool) -> ExitCode {
+    use hisha::search::{think, Config, Limits, Shared, Sink};
+    use std::sync::Arc;
+    if !(1..=60).contains(&depth) || !(1..=256).contains(&threads) || !(1..=65536).contains(&hash) {
+        eprintln!("error: depth 1..60, threads 1..256, hash 1..65536");
+        return ExitCode::FAILURE;
+    }
+    let text = match file {
+        Some(f) => match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {f}: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => BENCH_POSITIONS.to_string(),
+    };
+    let (tt, _) = hisha::tt::TranspositionTable::new(hash);
+    let tt = Arc::new(tt);
+    let cfg = Config { threads, verbose, ..Config::default() };
+    let sink: Sink = if verbose { Arc::new(|s: &str| println!("{s}")) } else { Arc::new(|_: &str| {}) };
+    let mut total_nodes = 0u64;
+    let start = std::time::Instant::now();
+    let mut n = 0;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let pos = match Position::from_sfen(line) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: bad sfen '{line}': {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        tt.clear();
+        let shared = Arc::new(Shared::new(tt.clone(), threads));
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        shared.set_budget(None);
+        let t0 = std::time::Instant::now();
+        let r = think(shared, &pos, &limits, &cfg, sink.clone());
+        n += 1;
+        total_nodes += r.nodes;
+        println!(
+            "position {n}: bestmove {} score {} depth {} nodes {} time {} ms",
+            r.best,
+            hisha::search::score_text(r.score),
+            r.depth,
+            r.nodes,
+            t0.elapsed().as_millis()
+        );
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("===========================");
+    println!("Positions      : {n}");
+    println!("Depth          : {depth}");
+    println!("Threads        : {threads}");
+    println!("Total time (ms): {}", (secs * 1000.0) as u64);
+    println!("Nodes searched : {total_nodes}");
+    println!("Nodes/second   : {}", (total_nodes as f64 / secs.max(1e-9)) as u64);
     ExitCode::SUCCESS
 }

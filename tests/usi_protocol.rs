@@ -1,0 +1,209 @@
+//! Protocol tests: the binary driven over stdin/stdout like a GUI.
+mod common;
+
+use common::Engine;
+use hisha::position::Position;
+use std::time::Duration;
+
+#[test]
+fn handshake_and_options() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.expect(|l| l == "usiok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Hisha")));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for opt in [
+        "USI_Hash", "USI_Ponder", "Threads", "MultiPV", "NetworkDelay", "NetworkDelay2", "MinimumThinkingTime",
+        "SlowMover", "EnteringKingRule", "ResignValue", "MaxMovesToDraw", "DepthLimit", "NodesLimit",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} type "))), "missing option {opt}");
+    }
+    e.send("setoption name usi_hash value 16");
+    e.send("setoption name threads value 2");
+    e.send("setoption name NoSuchOption value 1");
+    let l = e.expect(|l| l.starts_with("info string"));
+    assert!(l.last().unwrap().contains("unknown option"));
+    e.send("setoption name MultiPV value 0");
+    let l = e.expect(|l| l.starts_with("info string"));
+    assert!(l.last().unwrap().contains("out of range"));
+    e.send("isready");
+    e.expect(|l| l == "readyok");
+    e.send("position startpos");
+    let (bm, _, _) = e.go("depth 4");
+    assert!(Position::startpos().parse_usi_move(&bm).is_some(), "{bm}");
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(10)));
+}
+
+#[test]
+fn self_play_game_all_moves_legal() {
+    let mut e = Engine::ready();
+    e.send("usinewgame");
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for _ in 0..400 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let (bm, ponder, lines) = e.go("nodes 3000");
+        for l in lines.iter().filter(|l| l.contains(" pv ")) {
+            // Every pv must be legal from the current position.
+            let pv: Vec<&str> = l.split(" pv ").nth(1).unwrap().split_whitespace().collect();
+            let mut p = pos.clone();
+            for m in pv {
+                let mv = p.parse_usi_move(m).unwrap_or_else(|| panic!("illegal pv move {m} in {l}"));
+                p.do_move(mv);
+            }
+        }
+        if bm == "resign" {
+            assert!(hisha::movegen::legal_moves(&pos).is_empty() || true);
+            break;
+        }
+        if bm == "win" {
+            break;
+        }
+        let m = pos.parse_usi_move(&bm).unwrap_or_else(|| panic!("illegal bestmove {bm} at {}", pos.to_sfen()));
+        pos.do_move(m);
+        if let Some(p) = ponder {
+            assert!(pos.parse_usi_move(&p).is_some(), "illegal ponder move {p}");
+        }
+        moves.push(bm);
+        let n = seen.entry(pos.key()).or_insert(0);
+        *n += 1;
+        if *n >= 4 || hisha::movegen::legal_moves(&pos).is_empty() {
+            break;
+        }
+    }
+    assert!(moves.len() > 10);
+    e.send("gameover draw");
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(10)));
+}
+
+#[test]
+fn ponder_then_ponderhit_and_ponder_then_stop() {
+    let mut e = Engine::ready();
+    e.send("setoption name USI_Ponder value true");
+    e.send("position startpos moves 7g7f 3c3d 2g2f");
+    e.send("go ponder btime 0 wtime 0 byoyomi 300");
+    let early = e.drain(Duration::from_millis(400));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "bestmove while pondering");
+    e.send("ponderhit");
+    let lines = e.expect(|l| l.starts_with("bestmove"));
+    let bm = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    let pos = Position::startpos();
+    let mut p = pos.clone();
+    for m in ["7g7f", "3c3d", "2g2f"] {
+        let mv = p.parse_usi_move(m).unwrap();
+        p.do_move(mv);
+    }
+    assert!(p.parse_usi_move(&bm).is_some());
+
+    // Ponder miss: stop, then a normal search.
+    e.send("go ponder btime 0 wtime 0 byoyomi 300");
+    let early = e.drain(Duration::from_millis(200));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    e.expect(|l| l.starts_with("bestmove"));
+    e.send("position startpos moves 7g7f 3c3d 6g6f");
+    let (bm, _, _) = e.go("btime 0 wtime 0 byoyomi 200");
+    assert_ne!(bm, "resign");
+}
+
+#[test]
+fn stop_during_infinite_and_isready_mid_search() {
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    let early = e.drain(Duration::from_millis(300));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")));
+    e.send("isready");
+    e.expect(|l| l == "readyok");
+    e.send("stop");
+    let lines = e.expect(|l| l.starts_with("bestmove"));
+    let bm = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    assert!(Position::startpos().parse_usi_move(&bm).is_some());
+}
+
+#[test]
+fn gameover_then_new_game() {
+    let mut e = Engine::ready();
+    e.send("usinewgame");
+    e.send("position startpos moves 7g7f");
+    e.go("btime 0 wtime 0 byoyomi 100");
+    for r in ["win", "lose", "draw"] {
+        e.send(&format!("gameover {r}"));
+    }
+    e.send("isready");
+    e.expect(|l| l == "readyok");
+    e.send("usinewgame");
+    e.send("position startpos");
+    let (bm, _, _) = e.go("btime 1000 wtime 1000 binc 100 winc 100");
+    assert!(Position::startpos().parse_usi_move(&bm).is_some());
+}
+
+#[test]
+fn bad_input_then_normal_search() {
+    let mut e = Engine::ready();
+    // go before any position searches the start position.
+    let (bm, _, _) = e.go("depth 2");
+    assert!(Position::startpos().parse_usi_move(&bm).is_some());
+    e.send("position startpos moves 7g7f");
+    for bad in [
+        "hello world",
+        "position",
+        "position sfen",
+        "position sfen xyz w - 1",
+        "position startpos moves 7g7f 7g7f",
+        "position startpos moves 3c3d 2h2a",
+        "setoption name Threads value -5",
+        "setoption name USI_Hash value 99999999999999999999",
+        "go depth -3 nodes 99999999999999999999999",
+    ] {
+        e.send(bad);
+        if bad.starts_with("go") {
+            e.expect(|l| l.starts_with("bestmove"));
+        } else {
+            let l = e.expect(|l| l.starts_with("info string"));
+            assert!(l.last().unwrap().contains("error"), "{bad}: {l:?}");
+        }
+    }
+    // The last good position (after 7g7f) is kept: White to move.
+    let (bm, _, _) = e.go("depth 3");
+    let mut p = Position::startpos();
+    let m = p.parse_usi_move("7g7f").unwrap();
+    p.do_move(m);
+    assert!(p.parse_usi_move(&bm).is_some(), "{bm}");
+}
+
+#[test]
+fn quit_mid_search_and_eof() {
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)), "did not exit after quit");
+
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.close_stdin();
+    assert!(e.wait_exit(Duration::from_secs(5)), "did not exit on EOF");
+}
+
+#[test]
+fn multipv_and_go_perft() {
+    let mut e = Engine::ready();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    let (_, _, lines) = e.go("depth 4");
+    for k in 1..=3 {
+        assert!(lines.iter().any(|l| l.contains(&format!("multipv {k} "))), "no multipv {k}");
+    }
+    e.send("go perft 3");
+    let l = e.expect(|l| l.starts_with("Nodes searched"));
+    assert_eq!(l.last().unwrap(), "Nodes searched: 25470");
+    e.send("go mate 1000");
+    e.expect(|l| l.starts_with("checkmate"));
+}

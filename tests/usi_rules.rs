@@ -1,0 +1,92 @@
+//! Rules in search: mates, resign, entering-king declarations, repetition.
+mod common;
+
+use common::{last_score, Engine};
+use hisha::position::Position;
+use hisha::search::{repetition, Repetition};
+
+fn mate_score(sfen: &str, plies: i32) {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {sfen}"));
+    let (bm, _, lines) = e.go("depth 8");
+    let (kind, n) = last_score(&lines).expect("a score");
+    assert_eq!((kind.as_str(), n), ("mate", plies), "{sfen}: {lines:?}");
+    assert!(Position::from_sfen(sfen).unwrap().parse_usi_move(&bm).is_some());
+}
+
+#[test]
+fn finds_mate_in_1() {
+    mate_score("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 1);
+}
+
+#[test]
+fn finds_mate_in_3() {
+    mate_score("6s1k/6+P2/8n/6+P2/9/9/9/9/K8 b SNP2r2b4g2s2n4l15p 1", 3);
+}
+
+#[test]
+fn finds_mate_in_5() {
+    mate_score("5k3/9/9/3G1S3/9/9/9/9/K8 b 2GS2r2bg2s4n4l18p 1", 5);
+}
+
+#[test]
+fn resigns_when_mated_and_reports_being_mated() {
+    let mut e = Engine::ready();
+    e.send("position sfen 4k4/9/9/9/9/9/8p/8g/8K b - 1");
+    let (bm, _, _) = e.go("btime 0 wtime 0 byoyomi 200");
+    assert_eq!(bm, "resign");
+}
+
+#[test]
+fn entering_king_declarations() {
+    let mut e = Engine::ready();
+    let p28 = "RRBB1GGGG/4KSS2/9/9/9/9/9/9/4k4 b 2P 1";
+    let p33 = "RRBB1GGGG/4KSS2/9/9/9/9/9/9/4k4 b 7P 1";
+    let p9 = "RRBB1GGG1/4KSS2/9/9/9/9/9/9/4k4 b 9P 1";
+    e.send("setoption name EnteringKingRule value CSARule27");
+    e.send(&format!("position sfen {p28}"));
+    assert_eq!(e.go("depth 2").0, "win");
+    e.send(&format!("position sfen {p9}"));
+    assert_ne!(e.go("depth 2").0, "win");
+    e.send("setoption name EnteringKingRule value CSARule24");
+    e.send(&format!("position sfen {p33}"));
+    assert_eq!(e.go("depth 2").0, "win");
+    e.send(&format!("position sfen {p28}"));
+    assert_ne!(e.go("depth 2").0, "win");
+    e.send("setoption name EnteringKingRule value NoEnteringKing");
+    e.send(&format!("position sfen {p33}"));
+    assert_ne!(e.go("depth 2").0, "win");
+}
+
+fn play(sfen: &str, moves: &[&str]) -> Position {
+    hisha::init();
+    let mut pos = Position::from_sfen(sfen).unwrap();
+    for m in moves {
+        let mv = pos.parse_usi_move(m).unwrap_or_else(|| panic!("{m}"));
+        pos.do_move(mv);
+    }
+    pos
+}
+
+#[test]
+fn repetition_draw_and_perpetual_check() {
+    let pos = play(hisha::position::START_SFEN, &["5i4h", "5a4b", "4h5i", "4b5a"]);
+    assert_eq!(repetition(&pos), Repetition::Draw);
+    // Black checks with the rook on every move: Black is the perpetual checker.
+    let sfen = "8k/9/9/9/9/9/9/9/K6R1 b - 1";
+    let pos = play(sfen, &["2i1i", "1a2a", "1i2i", "2a1a"]);
+    assert_eq!(repetition(&pos), Repetition::Lose);
+    let pos = play(sfen, &["2i1i", "1a2a", "1i2i", "2a1a", "2i1i"]);
+    assert_eq!(repetition(&pos), Repetition::Win);
+}
+
+#[test]
+fn search_avoids_losing_perpetual_and_takes_draw() {
+    // After the cycle, repeating the check again would lose by perpetual check; the
+    // search must not score that line as a draw.
+    let mut e = Engine::ready();
+    e.send("position sfen 8k/9/9/9/9/9/9/9/K6R1 b - 1 moves 2i1i 1a2a 1i2i 2a1a");
+    let (bm, _, lines) = e.go("depth 6");
+    assert_ne!(bm, "resign");
+    assert!(last_score(&lines).is_some());
+}
