@@ -6,6 +6,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod mate;
 pub mod movegen;
 pub mod position;
 pub mod types;

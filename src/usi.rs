@@ -94,7 +94,9 @@ impl Usi {
                 Err(e) => writeln!(out, "info string error: {e}")?,
             },
             "go" => {
-                if args.first() == Some(&"perft") {
+                if args.first() == Some(&"mate") {
+                    crate::mate::usi_go_mate(&self.pos, &args[1..], crate::mate::DEFAULT_HASH_MB, out)?;
+                } else if args.first() == Some(&"perft") {
                     match args.get(1).map(|s| s.parse::<u32>()) {
                         Some(Ok(d)) if (1..=20).contains(&d) => {
                             write_divide(out, &self.pos, d, self.threads)?;
