@@ -173,11 +173,12 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
         };
         let expect = p.plies.map(|e| format!(" (expected {e})")).unwrap_or_default();
         println!(
-            "{:<20} {:<9} {:>7.3}s {:>10} nodes  {}{}",
+            "{:<20} {:<9} {:>7.3}s {:>10} nodes ({:>9} to prove)  {}{}",
             p.label,
             verdict,
             st.seconds,
             st.nodes,
+            st.proof_nodes,
             hisha::mate::usi_answer(&r),
             expect
         );

@@ -21,7 +21,7 @@
 //!   table replacement (no infinite loop from inconsistent table reads).
 
 use crate::attacks::between;
-use crate::movegen::{self, CheckInfo, GenType, MoveList};
+use crate::movegen::{self, GenType, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Hand, Move, Piece, PieceType};
 use crate::zobrist;
@@ -62,6 +62,8 @@ pub struct Stats {
     pub nodes: u64,
     /// Wall time in seconds.
     pub seconds: f64,
+    /// Nodes of the first proof (the rest went into the shortest line).
+    pub proof_nodes: u64,
 }
 
 // ---------------------------------------------------------------------------
@@ -361,18 +363,13 @@ fn filter_index(key: u64) -> usize {
 /// Appends the attacker's legal checks (or, at an AND node, all legal evasions).
 fn gen_node_moves(pos: &Position, or_node: bool, list: &mut MoveList, out: &mut Vec<Child>) {
     list.clear();
-    movegen::generate(pos, GenType::Legal, true, list);
     if or_node {
-        let ci = CheckInfo::new(pos);
-        for &m in list.iter() {
-            if ci.gives_check(pos, m) {
-                out.push(Child { m, key: 0, hand: Hand::EMPTY, r: Res::unknown(1, 1) });
-            }
-        }
+        movegen::generate_checks(pos, list);
     } else {
-        for &m in list.iter() {
-            out.push(Child { m, key: 0, hand: Hand::EMPTY, r: Res::unknown(1, 1) });
-        }
+        movegen::generate(pos, GenType::Legal, true, list);
+    }
+    for &m in list.iter() {
+        out.push(Child { m, key: 0, hand: Hand::EMPTY, r: Res::unknown(1, 1) });
     }
 }
 
@@ -724,6 +721,8 @@ impl<'a> Search<'a> {
 /// A reusable tsume solver (owns its transposition table).
 pub struct Solver {
     tt: MateTable,
+    /// Nodes the current phase may still spend over all its searches.
+    budget: u64,
     /// Statistics of the last call.
     pub stats: Stats,
 }
@@ -739,19 +738,20 @@ enum Answer {
 impl Solver {
     /// A solver with a table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Solver {
-        Solver { tt: MateTable::new(hash_mb), stats: Stats::default() }
+        Solver { tt: MateTable::new(hash_mb), budget: u64::MAX, stats: Stats::default() }
     }
 
     /// A solver with a small table fit for `max_nodes`-node probes.
     pub fn for_nodes(max_nodes: u64) -> Solver {
-        Solver { tt: MateTable::with_entries((max_nodes as usize).saturating_mul(2)), stats: Stats::default() }
+        Solver { tt: MateTable::with_entries((max_nodes as usize).saturating_mul(2)), budget: u64::MAX, stats: Stats::default() }
     }
 
     /// Is there a mate within `depth` plies (`or_node`: attacker to move)?
     fn ask(&mut self, pos: &mut Position, depth: u16, or_node: bool, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Answer {
-        let mut s = Search::new(&mut self.tt, stop, deadline, max_nodes);
+        let mut s = Search::new(&mut self.tt, stop, deadline, max_nodes.min(self.budget));
         let r = s.run(pos, depth, or_node);
         self.stats.nodes += s.nodes;
+        self.budget = self.budget.saturating_sub(s.nodes);
         if r.pn == 0 {
             Answer::Yes(r.len)
         } else if r.dn == 0 && r.rep == NO_REP {
@@ -776,6 +776,7 @@ impl Solver {
     pub fn solve(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64) -> MateResult {
         let start = Instant::now();
         self.stats = Stats::default();
+        self.budget = u64::MAX;
         let deadline = time_limit.map(|t| start + t);
         let mut p = pos.clone();
         let res = match self.ask(&mut p, MAX_PLY, true, stop, deadline, max_nodes) {
@@ -789,6 +790,9 @@ impl Solver {
                     (Some(d), Some(g)) => Some(d.max(Instant::now()) + g),
                     _ => None,
                 };
+                // Without a deadline, bound the polishing by the proof's own effort.
+                self.stats.proof_nodes = self.stats.nodes;
+                self.budget = self.stats.nodes.saturating_mul(8).max(4_000_000);
                 MateResult::Mate(self.solution(&mut p, len, stop, post_deadline, max_nodes))
             }
         };
@@ -937,6 +941,7 @@ impl Solver {
     fn greedy_line(&mut self, pos: &mut Position, stop: &AtomicBool, max_nodes: u64) -> Vec<Move> {
         let never = AtomicBool::new(false);
         let _ = stop;
+        self.budget = u64::MAX;
         let mut line = Vec::new();
         let mut p = pos.clone();
         let mut or_node = true;
@@ -986,6 +991,7 @@ impl Solver {
         let never = AtomicBool::new(false);
         let mut p = pos.clone();
         self.stats = Stats::default();
+        self.budget = u64::MAX;
         let depth = 64u16.min(MAX_PLY);
         match self.ask(&mut p, depth, true, &never, None, max_nodes) {
             Answer::Yes(_) => {}

@@ -268,6 +268,78 @@ fn gen_piece_moves(pos: &Position, us: Color, target: Bitboard, all_promos: bool
     }
 }
 
+/// Like `gen_piece_moves`, restricted to pieces on `from_mask`.
+#[inline(always)]
+fn gen_piece_moves_from(pos: &Position, us: Color, from_mask: Bitboard, target: Bitboard, all_promos: bool, list: &mut MoveList) {
+    let occ = pos.occupied();
+    let ksq = pos.king_square(us);
+    let pinned = pos.pinned();
+    let own = pos.color_pieces(us) & from_mask;
+    let pawns = pos.pieces_of(us, PieceType::Pawn) & from_mask;
+    for from in pawns {
+        let mut t = pawn_attacks(us, from) & target;
+        if pinned.has(from) {
+            t &= line_through(ksq, from);
+        }
+        if t.any() {
+            push_piece_moves(list, us, PieceType::Pawn, from, t, all_promos);
+        }
+    }
+    let others = own & !pawns & !pos.pieces(PieceType::King);
+    for from in others {
+        let pt = pos.piece_on(from).kind();
+        let mut t = piece_attacks(us, pt, from, occ) & target;
+        if pinned.has(from) {
+            t &= line_through(ksq, from);
+        }
+        if t.any() {
+            push_piece_moves(list, us, pt, from, t, all_promos);
+        }
+    }
+}
+
+/// Every legal move that gives check (captures, promotions, non-promotions, quiet
+/// moves, discovered checks and drops; evasions that check when in check). Used by
+/// the tsume solver, which needs them all.
+pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let ci = CheckInfo::new(pos);
+    let mut tmp = MoveList::new();
+    if pos.in_check() {
+        gen_evasions(pos, us, true, &mut tmp);
+    } else {
+        let own = pos.color_pieces(us);
+        let mut any_cs = Bitboard::EMPTY;
+        for pt in PieceType::ALL {
+            if pt != PieceType::King {
+                any_cs |= ci.check_squares[pt.index()];
+            }
+        }
+        let disc = ci.discoverers;
+        // Direct checks: the piece (promoted or not) lands on a checking square.
+        gen_piece_moves_from(pos, us, !disc, any_cs & !own, true, &mut tmp);
+        // Discovered checks: any move of a blocker off the line.
+        if disc.any() {
+            gen_piece_moves_from(pos, us, disc, !own, true, &mut tmp);
+            if disc.has(pos.king_square(us)) {
+                gen_king_moves(pos, us, !own, &mut tmp);
+            }
+        }
+        let mut drop_cs = Bitboard::EMPTY;
+        for pt in PieceType::HAND {
+            if pos.hand(us).has(pt) {
+                drop_cs |= ci.check_squares[pt.index()];
+            }
+        }
+        gen_drops(pos, us, drop_cs & !pos.occupied(), &mut tmp);
+    }
+    for &m in tmp.iter() {
+        if ci.gives_check(pos, m) {
+            list.push(m);
+        }
+    }
+}
+
 /// King moves onto `target` that do not step into attack.
 #[inline(always)]
 fn gen_king_moves(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {

@@ -191,3 +191,45 @@ fn quick_mate_probe() {
     // From the start position there is no mate at all.
     assert_eq!(mate::quick_mate(&Position::startpos(), 2_000), None);
 }
+
+/// `generate_checks` must yield exactly the legal moves that give check.
+#[test]
+fn generate_checks_matches_filtered_legal_moves() {
+    hisha::init();
+    let mut starts: Vec<String> = vec![hisha::position::START_SFEN.to_string()];
+    for f in ["mate_short.txt", "mate_long.txt", "nomate.txt", "special.txt"] {
+        starts.extend(load(f).into_iter().map(|p| p.sfen));
+    }
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut checked = 0;
+    for s in &starts {
+        for _game in 0..4 {
+            let mut pos = Position::from_sfen(s).expect("sfen");
+            for _ply in 0..60 {
+                let legal = legal_moves(&pos);
+                if legal.is_empty() {
+                    break;
+                }
+                let ci = CheckInfo::new(&pos);
+                let mut want: Vec<u16> = legal.iter().filter(|&&m| ci.gives_check(&pos, m)).map(|m| m.raw()).collect();
+                let mut got_list = hisha::movegen::MoveList::new();
+                hisha::movegen::generate_checks(&pos, &mut got_list);
+                let mut got: Vec<u16> = got_list.iter().map(|m| m.raw()).collect();
+                want.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, want, "{}", pos.to_sfen());
+                checked += 1;
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                // Prefer checks half of the time so that check-rich positions come up.
+                let pool: Vec<Move> = if seed >> 63 == 1 && !want.is_empty() {
+                    want.iter().map(|&r| Move::from_raw(r)).collect()
+                } else {
+                    legal.iter().copied().collect()
+                };
+                let m = pool[((seed >> 33) as usize) % pool.len()];
+                pos.do_move(m);
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
