@@ -9,6 +9,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod eval;
+pub mod mate;
 pub mod movegen;
 pub mod position;
 pub mod search;

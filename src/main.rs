@@ -46,6 +46,22 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+    /// Solve tsume (mate problems) with the df-pn solver.
+    Mate {
+        /// One problem as SFEN (attacker to move).
+        #[arg(long, conflicts_with = "file")]
+        sfen: Option<String>,
+        /// A file of problems: `SFEN | plies | solution | label` lines (or bare SFENs);
+        /// plies 0 means "no mate", '#' starts a comment.
+        #[arg(long)]
+        file: Option<String>,
+        /// Time limit per problem in milliseconds (0 = no limit).
+        #[arg(long, default_value_t = 10_000)]
+        time: u64,
+        /// Hash size in MiB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -61,6 +77,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Perft { depth, sfen, divide, threads }) => run_perft(depth, sfen, divide, threads),
         Some(Command::Bench { depth, threads, hash, file, verbose }) => run_bench(depth, threads, hash, file, verbose),
+        Some(Command::Mate { sfen, file, time, hash }) => run_mate(sfen, file, time, hash),
     }
 }
 
@@ -160,3 +177,114 @@ fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, verb
     println!("Nodes/second   : {}", (total_nodes as f64 / secs.max(1e-9)) as u64);
     ExitCode::SUCCESS
 }
+
+struct MateProblem {
+    sfen: String,
+    plies: Option<usize>,
+    label: String,
+}
+
+fn read_mate_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<MateProblem>, String> {
+    if let Some(s) = sfen {
+        return Ok(vec![MateProblem { sfen: s, plies: None, label: "sfen".to_string() }]);
+    }
+    let Some(path) = file else { return Err("give --sfen or --file".to_string()) };
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    let mut out = Vec::new();
+    for (no, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+        let plies = match parts.get(1) {
+            Some(t) if !t.is_empty() => Some(t.parse::<usize>().map_err(|_| format!("{path}:{}: bad ply count '{t}'", no + 1))?),
+            _ => None,
+        };
+        let label = parts.get(3).filter(|l| !l.is_empty()).map(|l| l.to_string()).unwrap_or_else(|| format!("line{}", no + 1));
+        out.push(MateProblem { sfen: parts[0].to_string(), plies, label });
+    }
+    Ok(out)
+}
+
+fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) -> ExitCode {
+    let probs = match read_mate_problems(sfen, file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let limit = if time == 0 { None } else { Some(std::time::Duration::from_millis(time)) };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (mut ok, mut wrong, mut undecided) = (0usize, 0usize, 0usize);
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    let total = probs.len();
+    let start = std::time::Instant::now();
+    for (i, p) in probs.iter().enumerate() {
+        let pos = match Position::from_sfen(&p.sfen) {
+            Ok(pos) => pos,
+            Err(e) => {
+                println!("{:<20} bad sfen: {e}", p.label);
+                wrong += 1;
+                continue;
+            }
+        };
+        let (r, st) = hisha::mate::solve_with_stats(&pos, limit, &stop, hash);
+        nodes += st.nodes;
+        secs += st.seconds;
+        let got = match &r {
+            hisha::mate::MateResult::Mate(l) => Some(l.len()),
+            hisha::mate::MateResult::NoMate => Some(0),
+            hisha::mate::MateResult::Timeout => None,
+        };
+        let verdict = match (got, p.plies) {
+            (None, _) => {
+                undecided += 1;
+                "UNDECIDED"
+            }
+            (Some(g), Some(e)) if g == e => {
+                ok += 1;
+                "ok"
+            }
+            (Some(_), Some(_)) => {
+                wrong += 1;
+                "WRONG"
+            }
+            (Some(_), None) => {
+                ok += 1;
+                "solved"
+            }
+        };
+        let expect = p.plies.map(|e| format!(" (expected {e})")).unwrap_or_default();
+        println!(
+            "{:<20} {:<9} {:>7.3}s {:>10} nodes ({:>9} to prove)  {}{}",
+            p.label,
+            verdict,
+            st.seconds,
+            st.nodes,
+            st.proof_nodes,
+            hisha::mate::usi_answer(&r),
+            expect
+        );
+        if total > 1 {
+            eprintln!("[{}/{}] {:.1}s elapsed", i + 1, total, start.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "summary: {} problems, {} ok, {} wrong, {} undecided; {:.2} s solving, {} nodes, {:.0} nodes/s",
+        total,
+        ok,
+        wrong,
+        undecided,
+        secs,
+        nodes,
+        nodes as f64 / secs.max(1e-9)
+    );
+    if wrong == 0 && undecided == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+

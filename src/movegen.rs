@@ -291,13 +291,62 @@ fn gen_kind_moves(
 /// is specialised for its piece.
 #[inline(always)]
 fn gen_non_pawn_moves(pos: &Position, us: Color, target: Bitboard, all_promos: bool, list: &mut MoveList) {
-    let own = pos.color_pieces(us);
-    for pt in [PieceType::Lance, PieceType::Knight, PieceType::Silver, PieceType::Bishop, PieceType::Rook] {
-        gen_kind_moves(pos, us, pt, pos.pieces(pt) & own, target, all_promos, list);
+    let movers = pos.color_pieces(us) & !pos.pieces(PieceType::Pawn);
+    gen_moves_of(pos, us, movers, target, all_promos, list);
+}
+
+/// Board moves of the pieces of `us` on `movers` (the king excluded) onto `target`.
+#[inline(always)]
+fn gen_moves_of(pos: &Position, us: Color, movers: Bitboard, target: Bitboard, all_promos: bool, list: &mut MoveList) {
+    let movers = movers & pos.color_pieces(us);
+    for pt in [PieceType::Pawn, PieceType::Lance, PieceType::Knight, PieceType::Silver, PieceType::Bishop, PieceType::Rook] {
+        gen_kind_moves(pos, us, pt, pos.pieces(pt) & movers, target, all_promos, list);
     }
-    gen_kind_moves(pos, us, PieceType::Gold, pos.gold_movers() & own, target, all_promos, list);
-    gen_kind_moves(pos, us, PieceType::Horse, pos.pieces(PieceType::Horse) & own, target, all_promos, list);
-    gen_kind_moves(pos, us, PieceType::Dragon, pos.pieces(PieceType::Dragon) & own, target, all_promos, list);
+    gen_kind_moves(pos, us, PieceType::Gold, pos.gold_movers() & movers, target, all_promos, list);
+    gen_kind_moves(pos, us, PieceType::Horse, pos.pieces(PieceType::Horse) & movers, target, all_promos, list);
+    gen_kind_moves(pos, us, PieceType::Dragon, pos.pieces(PieceType::Dragon) & movers, target, all_promos, list);
+}
+
+/// Every legal move that gives check (captures, promotions, non-promotions, quiet
+/// moves, discovered checks and drops; evasions that check when in check). Used by
+/// the tsume solver, which needs them all.
+pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let ci = CheckInfo::new(pos);
+    let mut tmp = MoveList::new();
+    if pos.in_check() {
+        gen_evasions(pos, us, true, &mut tmp);
+    } else {
+        let own = pos.color_pieces(us);
+        let mut any_cs = Bitboard::EMPTY;
+        for pt in PieceType::ALL {
+            if pt != PieceType::King {
+                any_cs |= ci.check_squares[pt.index()];
+            }
+        }
+        let disc = ci.discoverers;
+        // Direct checks: the piece (promoted or not) lands on a checking square.
+        gen_moves_of(pos, us, !disc, any_cs & !own, true, &mut tmp);
+        // Discovered checks: any move of a blocker off the line.
+        if disc.any() {
+            gen_moves_of(pos, us, disc, !own, true, &mut tmp);
+            if disc.has(pos.king_square(us)) {
+                gen_king_moves(pos, us, !own, &mut tmp);
+            }
+        }
+        let mut drop_cs = Bitboard::EMPTY;
+        for pt in PieceType::HAND {
+            if pos.hand(us).has(pt) {
+                drop_cs |= ci.check_squares[pt.index()];
+            }
+        }
+        gen_drops(pos, us, drop_cs & !pos.occupied(), &mut tmp);
+    }
+    for &m in tmp.iter() {
+        if ci.gives_check(pos, m) {
+            list.push(m);
+        }
+    }
 }
 
 /// King moves onto `target` that do not step into attack.

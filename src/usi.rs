@@ -396,9 +396,41 @@ impl Usi {
         r.shared.pondering.store(false, Ordering::Relaxed);
     }
 
-    /// `go mate`: the tsume solver hook (another module provides the solver).
-    fn go_mate(&mut self, _args: &[&str]) {
-        emit("checkmate notimplemented");
+    /// `go mate <ms>|infinite`: runs the df-pn solver on its own thread so that
+    /// `isready` is answered and `stop` ends it (with `checkmate timeout` unless
+    /// already proved). Exactly one `checkmate ...` line is printed.
+    fn go_mate(&mut self, args: &[&str]) {
+        let limit = match crate::mate::parse_mate_time(args) {
+            Ok(l) => l,
+            Err(e) => {
+                emit(&format!("info string error: {e}"));
+                emit("checkmate timeout");
+                return;
+            }
+        };
+        let shared = Arc::new(Shared::new(self.ensure_tt(), 1));
+        let pos = self.pos.clone();
+        let hash_mb = self.hash_mb;
+        let flag = shared.clone();
+        let spawned = std::thread::Builder::new().name("mate".into()).spawn(move || {
+            let (r, st) = crate::mate::solve_with_stats(&pos, limit, &flag.stop, hash_mb);
+            emit(&format!(
+                "info string mate search: {} nodes, {:.3} s, {:.0} nodes/s",
+                st.nodes,
+                st.seconds,
+                st.nodes as f64 / st.seconds.max(1e-9)
+            ));
+            emit(&crate::mate::usi_answer(&r));
+        });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running { handle, shared, pos: self.pos.clone(), limits: Limits::default() })
+            }
+            Err(e) => {
+                emit(&format!("info string error: cannot start the mate search: {e}"));
+                emit("checkmate timeout");
+            }
+        }
     }
 
     fn setoption(&mut self, args: &[&str]) {

@@ -3,6 +3,8 @@
 
 use hisha::position::Position;
 
+mod common;
+
 #[test]
 fn round_trip_is_exact() {
     let text = include_str!("../positions/perft.txt");
@@ -73,17 +75,17 @@ fn tsume_without_attacker_king_is_accepted() {
 
 #[test]
 fn refused_sfen_leaves_previous_position_usable() {
-    let mut usi = hisha::usi::Usi::new();
-    let mut out = Vec::new();
-    usi.handle("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1", &mut out).expect("io");
-    usi.handle("position sfen 4k4/9/9/9/9/9/9/9/4K4 b 2X 1", &mut out).expect("io");
-    usi.handle("position startpos moves 7g7f 3c3c", &mut out).expect("io");
-    usi.handle("go perft 1", &mut out).expect("io");
-    let text = String::from_utf8(out).expect("utf8");
-    assert!(text.contains("info string error: bad sfen"), "{text}");
-    assert!(text.contains("info string error: illegal or malformed move '3c3c'"), "{text}");
-    // 4 king moves... the good position (king + gold in hand) is still current.
-    assert!(text.contains("G*5b: 1"), "{text}");
+    let mut e = common::Engine::ready();
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1");
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b 2X 1");
+    e.expect(|l| l.starts_with("info string error: bad sfen") && l.contains("'X'"));
+    e.send("position startpos moves 7g7f 3c3c");
+    e.expect(|l| l.starts_with("info string error: illegal or malformed move '3c3c'"));
+    e.send("go perft 1");
+    // The good position (king and a gold in hand against a bare king) is still current.
+    let lines = e.expect(|l| l.starts_with("Nodes searched"));
+    assert!(lines.iter().any(|l| l == "G*5b: 1"), "{lines:?}");
+    e.send("quit");
 }
 
 #[test]

@@ -1,0 +1,242 @@
+//! Tsume solver tests: problems from positions/mate/ (verified with cshogi when they
+//! were built), rule traps, stop/timeout behaviour, the USI `go mate` arm and
+//! `quick_mate`. Every search here is node-bounded; there are no timing assertions.
+
+use hisha::mate::{self, MateResult, Solver};
+use hisha::movegen::{legal_moves, CheckInfo};
+use hisha::position::Position;
+use hisha::types::Move;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+mod common;
+
+struct Problem {
+    sfen: String,
+    plies: usize,
+    label: String,
+}
+
+fn load(file: &str) -> Vec<Problem> {
+    hisha::init();
+    let path = format!("{}/positions/mate/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("problem file");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let p: Vec<&str> = l.split('|').map(str::trim).collect();
+            Problem { sfen: p[0].to_string(), plies: p[1].parse().expect("plies"), label: p[3].to_string() }
+        })
+        .collect()
+}
+
+/// Checks that `line` is a legal line of checks ending in mate.
+fn assert_mating_line(sfen: &str, line: &[Move], label: &str) {
+    let mut pos = Position::from_sfen(sfen).expect("sfen");
+    assert!(line.len() % 2 == 1, "{label}: even line length {}", line.len());
+    for (i, &m) in line.iter().enumerate() {
+        assert!(legal_moves(&pos).contains(m), "{label}: move {} ({m}) is illegal", i + 1);
+        if i % 2 == 0 {
+            assert!(CheckInfo::new(&pos).gives_check(&pos, m), "{label}: attacker move {} ({m}) is not a check", i + 1);
+        }
+        pos.do_move(m);
+    }
+    assert!(pos.in_check() && legal_moves(&pos).is_empty(), "{label}: the line does not end in mate");
+}
+
+fn solve(sfen: &str, max_nodes: u64) -> MateResult {
+    let pos = Position::from_sfen(sfen).expect("sfen");
+    let stop = AtomicBool::new(false);
+    Solver::new(16).solve(&pos, None, &stop, max_nodes)
+}
+
+fn check_file(file: &str, max_plies: usize) -> Vec<usize> {
+    let mut lengths = Vec::new();
+    for p in load(file).into_iter().filter(|p| p.plies <= max_plies) {
+        match solve(&p.sfen, 20_000_000) {
+            MateResult::Mate(line) => {
+                assert_mating_line(&p.sfen, &line, &p.label);
+                assert_eq!(line.len(), p.plies, "{}: not the shortest mate: {line:?}", p.label);
+                lengths.push(p.plies);
+            }
+            MateResult::NoMate => assert_eq!(p.plies, 0, "{}: nomate on a mate problem", p.label),
+            MateResult::Timeout => panic!("{}: undecided within the node limit", p.label),
+        }
+    }
+    lengths
+}
+
+#[test]
+fn short_mates_1_to_9_plies_are_shortest() {
+    let lengths = check_file("mate_short.txt", 9);
+    for n in [1, 3, 5, 7, 9] {
+        assert!(lengths.contains(&n), "no {n}-ply problem");
+    }
+}
+
+#[test]
+fn long_mates_11_to_15_plies_are_shortest() {
+    let lengths = check_file("mate_long.txt", 15);
+    for n in [11, 13, 15] {
+        assert!(lengths.contains(&n), "no {n}-ply problem");
+    }
+}
+
+#[test]
+fn nomate_positions_answer_nomate() {
+    let probs = load("nomate.txt");
+    assert!(probs.len() >= 5);
+    for p in probs {
+        assert_eq!(solve(&p.sfen, 20_000_000), MateResult::NoMate, "{}", p.label);
+    }
+}
+
+#[test]
+fn uchifuzume_trap_and_interposition() {
+    for p in load("special.txt") {
+        let r = solve(&p.sfen, 20_000_000);
+        match p.label.as_str() {
+            "uchifuzume-trap" => {
+                assert_eq!(r, MateResult::Mate(vec![Move::from_usi("G*1b").expect("move")]), "must not drop the pawn");
+            }
+            "uchifuzume-nomate" | "interpose-refutes" => assert_eq!(r, MateResult::NoMate, "{}", p.label),
+            _ => match r {
+                MateResult::Mate(line) => {
+                    assert_mating_line(&p.sfen, &line, &p.label);
+                    assert_eq!(line.len(), p.plies, "{}", p.label);
+                }
+                other => panic!("{}: {other:?}", p.label),
+            },
+        }
+    }
+}
+
+/// A problem that takes far more than a few thousand nodes.
+const HARD: &str = "3g1n1l1/2p1g1r2/5k2S/4p1N+R1/3+p5/7N1/B8/9/K8 b 2GSNb2s3l15p 1";
+
+#[test]
+fn stop_and_limits_give_timeout() {
+    hisha::init();
+    let pos = Position::from_sfen(HARD).expect("sfen");
+    // A raised stop flag ends the search undecided.
+    let stop = AtomicBool::new(true);
+    assert_eq!(mate::solve(&pos, None, &stop, 16), MateResult::Timeout);
+    // So does a node limit.
+    let calm = AtomicBool::new(false);
+    assert_eq!(Solver::new(16).solve(&pos, None, &calm, 5_000), MateResult::Timeout);
+    // And a tiny time limit (no assertion on how long it took).
+    assert_eq!(mate::solve(&pos, Some(Duration::from_millis(1)), &calm, 16), MateResult::Timeout);
+    // Stop from another thread while searching with no time limit.
+    let stop = AtomicBool::new(false);
+    let r = std::thread::scope(|s| {
+        let h = s.spawn(|| mate::solve(&pos, None, &stop, 16));
+        std::thread::sleep(Duration::from_millis(50));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        h.join().expect("join")
+    });
+    assert_eq!(r, MateResult::Timeout);
+}
+
+#[test]
+fn usi_answer_lines() {
+    hisha::init();
+    let m = |s: &str| Move::from_usi(s).expect("move");
+    assert_eq!(mate::usi_answer(&MateResult::Mate(vec![m("G*8b")])), "checkmate G*8b");
+    assert_eq!(mate::usi_answer(&MateResult::Mate(vec![m("N*2c"), m("1a1b"), m("S*2a")])), "checkmate N*2c 1a1b S*2a");
+    assert_eq!(mate::usi_answer(&MateResult::NoMate), "checkmate nomate");
+    assert_eq!(mate::usi_answer(&MateResult::Timeout), "checkmate timeout");
+}
+
+#[test]
+fn usi_go_mate_answers_one_line_each() {
+    let mut e = common::Engine::ready();
+    e.send("position sfen 6s1k/6+P2/8n/6+P2/9/9/9/9/K8 b SNP2r2b4g2s2n4l15p 1");
+    e.send("go mate 5000");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(l.last().map(String::as_str), Some("checkmate N*2c 1a1b S*2a"));
+    e.send("position sfen 7nk/7s1/9/7N1/9/9/9/9/4K4 b P2r2b4g3s2n4l17p 1");
+    e.send("go mate infinite");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(l.last().map(String::as_str), Some("checkmate nomate"));
+    // Tsume without the attacker's king, as GUIs send it.
+    e.send("position sfen 6s1k/6+P2/8n/6+P2/9/9/9/9/9 b SNP2r2b4g2s2n4l15p 1");
+    e.send("go mate 5000");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(l.last().map(String::as_str), Some("checkmate N*2c 1a1b S*2a"));
+    // A normal search afterwards works as usual.
+    e.send("position startpos");
+    let (best, _, _) = e.go("depth 3");
+    assert!(best.len() >= 4, "{best}");
+    e.send("quit");
+}
+
+/// Whether the check `m` forces mate (every reply is solved as a mate).
+fn forces_mate(pos: &Position, m: Move) -> bool {
+    let mut p = pos.clone();
+    if !CheckInfo::new(&p).gives_check(&p, m) {
+        return false;
+    }
+    p.do_move(m);
+    let stop = AtomicBool::new(false);
+    legal_moves(&p).iter().all(|&e| {
+        let mut q = p.clone();
+        q.do_move(e);
+        matches!(Solver::new(4).solve(&q, None, &stop, 1_000_000), MateResult::Mate(_))
+    })
+}
+
+#[test]
+fn quick_mate_probe() {
+    hisha::init();
+    let mate3 = Position::from_sfen("6s1k/6+P2/8n/6+P2/9/9/9/9/K8 b SNP2r2b4g2s2n4l15p 1").expect("sfen");
+    let m = mate::quick_mate(&mate3, 10_000).expect("a mate in 3");
+    assert!(forces_mate(&mate3, m), "{m} does not force mate");
+    let nomate = Position::from_sfen("7nk/7s1/9/7N1/9/9/9/9/4K4 b P2r2b4g3s2n4l17p 1").expect("sfen");
+    assert_eq!(mate::quick_mate(&nomate, 10_000), None);
+    let hard = Position::from_sfen(HARD).expect("sfen");
+    assert_eq!(mate::quick_mate(&hard, 500), None);
+    // From the start position there is no mate at all.
+    assert_eq!(mate::quick_mate(&Position::startpos(), 2_000), None);
+}
+
+/// `generate_checks` must yield exactly the legal moves that give check.
+#[test]
+fn generate_checks_matches_filtered_legal_moves() {
+    hisha::init();
+    let mut starts: Vec<String> = vec![hisha::position::START_SFEN.to_string()];
+    for f in ["mate_short.txt", "mate_long.txt", "nomate.txt", "special.txt"] {
+        starts.extend(load(f).into_iter().map(|p| p.sfen));
+    }
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut checked = 0;
+    for s in &starts {
+        for _game in 0..4 {
+            let mut pos = Position::from_sfen(s).expect("sfen");
+            for _ply in 0..60 {
+                let legal = legal_moves(&pos);
+                if legal.is_empty() {
+                    break;
+                }
+                let ci = CheckInfo::new(&pos);
+                let mut want: Vec<u16> = legal.iter().filter(|&&m| ci.gives_check(&pos, m)).map(|m| m.raw()).collect();
+                let mut got_list = hisha::movegen::MoveList::new();
+                hisha::movegen::generate_checks(&pos, &mut got_list);
+                let mut got: Vec<u16> = got_list.iter().map(|m| m.raw()).collect();
+                want.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, want, "{}", pos.to_sfen());
+                checked += 1;
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                // Prefer checks half of the time so that check-rich positions come up.
+                let pool: Vec<Move> = if seed >> 63 == 1 && !want.is_empty() {
+                    want.iter().map(|&r| Move::from_raw(r)).collect()
+                } else {
+                    legal.iter().copied().collect()
+                };
+                let m = pool[((seed >> 33) as usize) % pool.len()];
+                pos.do_move(m);
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
