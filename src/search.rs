@@ -1220,6 +1220,9 @@ impl Worker {
 /// `ponderhit`/`stop` when pondering or infinite, and finally the `bestmove` line.
 pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config, out: Sink) -> SearchResult {
     shared.tt.new_search();
+    // Statistics carried over from the previous move measured worse in self-play
+    // (6-13-1), so every search starts with fresh move-ordering tables.
+    clear_history();
     let legal = legal_moves(pos);
     let mut result = SearchResult { best: "resign".into(), ponder: None, score: -VALUE_MATE, depth: 0, nodes: 0 };
     let mut root_moves: Vec<RootMove> = Vec::new();
