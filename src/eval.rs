@@ -37,8 +37,10 @@ pub const OFF_DANGER: usize = OFF_HANDATT + 8;
 pub const OFF_MOB: usize = OFF_DANGER + 3;
 /// Offset of the mobility baselines per sliding kind (squares counted as zero).
 pub const OFF_MOB_BASE: usize = OFF_MOB + 15;
+/// Offset of the extra value of the first piece of each kind in hand (`[unpromoted type]`).
+pub const OFF_HAND_FIRST: usize = OFF_MOB_BASE + 15;
 /// Offset of the side-to-move bonus.
-pub const OFF_TEMPO: usize = OFF_MOB_BASE + 15;
+pub const OFF_TEMPO: usize = OFF_HAND_FIRST + 8;
 /// Number of parameters.
 pub const NUM_PARAMS: usize = OFF_TEMPO + 1;
 
@@ -152,6 +154,9 @@ impl Weights {
             p[OFF_MOB + pt.index()] = w;
             p[OFF_MOB_BASE + pt.index()] = base;
         }
+        // Tried [0, 40, 10, 15, 20, 25, 30, 20]: 6-12 in self-play, so off until tuned.
+        let first = [0; 8];
+        p[OFF_HAND_FIRST..OFF_HAND_FIRST + 8].copy_from_slice(&first);
         p[OFF_TEMPO] = 25;
         Weights { params: p }
     }
@@ -194,6 +199,9 @@ pub fn material_psq(pos: &Position) -> i32 {
         let h = pos.hand(c);
         for pt in PieceType::HAND {
             s += sign(c) * h.count(pt) as i32 * w[OFF_HAND + pt.index()];
+            if h.has(pt) {
+                s += sign(c) * w[OFF_HAND_FIRST + pt.index()];
+            }
         }
     }
     s
@@ -207,7 +215,8 @@ pub fn delta(pos: &Position, m: Move) -> i32 {
     let to = m.to();
     let d = if m.is_drop() {
         let pt = m.drop_piece();
-        w[OFF_BOARD + pt.index()] + psq(w, us, pt, to) - w[OFF_HAND + pt.index()]
+        let last = if pos.hand(us).count(pt) == 1 { w[OFF_HAND_FIRST + pt.index()] } else { 0 };
+        w[OFF_BOARD + pt.index()] + psq(w, us, pt, to) - w[OFF_HAND + pt.index()] - last
     } else {
         let from = m.from();
         let pt = pos.piece_on(from).kind();
@@ -216,7 +225,9 @@ pub fn delta(pos: &Position, m: Move) -> i32 {
         let cap = pos.piece_on(to);
         if cap.is_some() {
             let cpt = cap.kind();
-            d += w[OFF_BOARD + cpt.index()] + psq(w, us.flip(), cpt, to) + w[OFF_HAND + cpt.unpromote().index()];
+            let hpt = cpt.unpromote();
+            let first = if pos.hand(us).has(hpt) { 0 } else { w[OFF_HAND_FIRST + hpt.index()] };
+            d += w[OFF_BOARD + cpt.index()] + psq(w, us.flip(), cpt, to) + w[OFF_HAND + hpt.index()] + first;
         }
         d
     };

@@ -853,8 +853,14 @@ impl Worker {
             } else {
                 v = alpha + 1; // force full window below
             }
+            let mut child_pv = false;
             if pv_node && (move_count == 1 || (v > alpha && (root || v < beta))) {
                 v = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
+                child_pv = true;
+            }
+            if !child_pv {
+                // The child's pv row is stale: only its own PV search fills it.
+                self.pv_len[ply + 1] = 0;
             }
             self.pos.undo_move(m);
             let _ = nodes_before;
@@ -1100,7 +1106,13 @@ impl Worker {
             }
             s.push_str(&format!(" nodes {nodes} nps {nps} time {elapsed} hashfull {hashfull} pv"));
             let pv: &[Move] = if rm.pv.is_empty() { std::slice::from_ref(&rm.mv) } else { &rm.pv };
-            for m in pv {
+            let mut p = self.pos.clone();
+            for &m in pv {
+                // Safety net: never print a move that is not legal where it stands.
+                if !crate::movegen::is_legal(&p, m) {
+                    break;
+                }
+                p.do_move(m);
                 s.push(' ');
                 s.push_str(&m.to_string());
             }
@@ -1220,6 +1232,9 @@ impl Worker {
 /// `ponderhit`/`stop` when pondering or infinite, and finally the `bestmove` line.
 pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config, out: Sink) -> SearchResult {
     shared.tt.new_search();
+    // Statistics carried over from the previous move measured worse in self-play
+    // (6-13-1), so every search starts with fresh move-ordering tables.
+    clear_history();
     let legal = legal_moves(pos);
     let mut result = SearchResult { best: "resign".into(), ponder: None, score: -VALUE_MATE, depth: 0, nodes: 0 };
     let mut root_moves: Vec<RootMove> = Vec::new();

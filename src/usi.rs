@@ -87,7 +87,7 @@ struct OptDef {
 const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27"];
 
 const OPTIONS: &[OptDef] = &[
-    OptDef { name: "USI_Hash", kind: OptKind::Spin(1, 32768), default: "64" },
+    OptDef { name: "USI_Hash", kind: OptKind::Spin(1, 16384), default: "64" },
     OptDef { name: "USI_Ponder", kind: OptKind::Check, default: "false" },
     OptDef { name: "Threads", kind: OptKind::Spin(1, 64), default: "1" },
     OptDef { name: "MultiPV", kind: OptKind::Spin(1, 64), default: "1" },
