@@ -138,7 +138,12 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
     let start = std::time::Instant::now();
     for (i, p) in probs.iter().enumerate() {
         let pos = match Position::from_sfen(&p.sfen).or_else(|e| with_attacker_king(&p.sfen).ok_or(e)) {
-            Ok(pos) => pos,
+            Ok(pos) => {
+                if pos.to_sfen().split(' ').next() != p.sfen.split(' ').next() {
+                    println!("{:<20} (attacker king added: {})", p.label, pos.to_sfen());
+                }
+                pos
+            }
             Err(e) => {
                 println!("{:<20} bad sfen: {e}", p.label);
                 wrong += 1;

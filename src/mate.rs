@@ -673,7 +673,13 @@ impl<'a> Search<'a> {
                 if rep != NO_REP && rep >= ply {
                     rep = NO_REP;
                 }
-                let dh = if rep == NO_REP { c.r.ph } else { hand };
+                let mut dh = if rep == NO_REP { c.r.ph } else { hand };
+                if c.m.is_drop() {
+                    // The refutation drops a piece: the defender must keep one, so the
+                    // attacker may not hold more of that kind than now.
+                    let pt = c.m.drop_piece();
+                    dh.set(pt, dh.count(pt).min(hand.count(pt)));
+                }
                 return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: dd, ph: dh, rep };
             }
             if pn == 0 {
