@@ -223,7 +223,7 @@ fn with_attacker_king(sfen: &str) -> Option<Position> {
         let mut plus = false;
         for ch in rank.chars() {
             if let Some(d) = ch.to_digit(10) {
-                row.extend(std::iter::repeat(String::new()).take(d as usize));
+                row.extend(std::iter::repeat_n(String::new(), d as usize));
             } else if ch == '+' {
                 plus = true;
             } else {

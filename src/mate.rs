@@ -928,7 +928,7 @@ impl Solver {
             if ctx.failed {
                 return false;
             }
-            if ok && best.as_ref().map_or(true, |(b, _)| left < *b) {
+            if ok && best.as_ref().is_none_or(|(b, _)| left < *b) {
                 best = Some((left, sub));
             }
         }
