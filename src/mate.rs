@@ -799,7 +799,12 @@ impl Solver {
                 // Without a deadline, bound the polishing by the proof's own effort.
                 self.stats.proof_nodes = self.stats.nodes;
                 self.budget = self.stats.nodes.saturating_mul(8).max(4_000_000);
-                MateResult::Mate(self.solution(&mut p, len, stop, post_deadline, max_nodes))
+                let line = self.solution(&mut p, len, stop, post_deadline, max_nodes);
+                if line.is_empty() {
+                    MateResult::Timeout
+                } else {
+                    MateResult::Mate(line)
+                }
             }
         };
         self.stats.seconds = start.elapsed().as_secs_f64();
@@ -984,12 +989,30 @@ impl Solver {
                     }
                 }
             }
+            if pick.is_none() && or_node {
+                // The table lost this part of the proof: find a mating check again.
+                for c in &kids {
+                    p.do_move(c.m);
+                    let a = self.ask(&mut p, MAX_PLY, false, &never, None, budget);
+                    p.undo_move(c.m);
+                    if let Answer::Yes(l) = a {
+                        pick = Some((c.m, l));
+                        break;
+                    }
+                }
+            }
             let Some((m, _)) = pick else { break };
             line.push(m);
             p.do_move(m);
             or_node = !or_node;
         }
-        line
+        // Only a line that really ends in mate is an answer.
+        let mated = p.in_check() && movegen::legal_moves(&p).is_empty();
+        if mated && line.len() % 2 == 1 {
+            line
+        } else {
+            Vec::new()
+        }
     }
 
     /// A mating first move if a mate is proved within `max_nodes` nodes.
