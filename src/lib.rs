@@ -2,7 +2,7 @@
 //!
 //! Modules, bottom up: `types` (colours, squares, pieces, hands, moves), `bitboard`,
 //! `attacks` (tables), `zobrist`, `position` (board state, SFEN, do/undo), `movegen`
-//! (legal move generation and perft), `usi` (the protocol loop).
+//! (legal move generation and perft), `mate` (df-pn tsume solver), `usi` (the protocol loop).
 
 pub mod attacks;
 pub mod bitboard;
