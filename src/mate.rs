@@ -339,6 +339,17 @@ struct Child {
     r: Res,
 }
 
+/// Work buffers kept by a `Solver` between searches (no allocation per search).
+#[derive(Default)]
+struct Buffers {
+    /// (board key, attacker hand) of the nodes on the current path, by ply.
+    path: Vec<(u64, Hand)>,
+    /// Counting filter over the path keys (fast "no repetition" answer).
+    rep_filter: Vec<u16>,
+    /// The children of every node on the path, frame after frame.
+    children: Vec<Child>,
+}
+
 /// Limits and counters of one search.
 struct Search<'a> {
     tt: &'a mut MateTable,
@@ -347,11 +358,7 @@ struct Search<'a> {
     max_nodes: u64,
     nodes: u64,
     aborted: bool,
-    /// (board key, attacker hand) of the nodes on the current path, by ply.
-    path: Vec<(u64, Hand)>,
-    /// Counting filter over the path keys (fast "no repetition" answer).
-    rep_filter: Vec<u16>,
-    children: Vec<Child>,
+    b: Buffers,
     scratch: MoveList,
 }
 
@@ -430,7 +437,12 @@ fn eps_threshold(second: u32) -> u32 {
 }
 
 impl<'a> Search<'a> {
-    fn new(tt: &'a mut MateTable, stop: &'a AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Search<'a> {
+    fn new(tt: &'a mut MateTable, mut b: Buffers, stop: &'a AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Search<'a> {
+        if b.rep_filter.len() != 1 << 16 {
+            b.rep_filter = vec![0; 1 << 16];
+            b.path = Vec::with_capacity(MAX_PLY as usize + 2);
+            b.children = Vec::with_capacity(1 << 14);
+        }
         Search {
             tt,
             stop,
@@ -438,9 +450,7 @@ impl<'a> Search<'a> {
             max_nodes,
             nodes: 0,
             aborted: false,
-            path: Vec::with_capacity(MAX_PLY as usize + 2),
-            rep_filter: vec![0; 1 << 16],
-            children: Vec::with_capacity(1 << 14),
+            b,
             scratch: MoveList::new(),
         }
     }
@@ -460,10 +470,12 @@ impl<'a> Search<'a> {
     /// Searches `pos` (an OR node if `or_node`) with `depth` plies left until it is
     /// resolved or the limits hit. Returns the root value.
     fn run(&mut self, pos: &mut Position, depth: u16, or_node: bool) -> Res {
-        self.path.clear();
-        for v in self.rep_filter.iter_mut() {
-            *v = 0;
+        if !self.b.path.is_empty() {
+            // Pushes and pops are balanced, so this only happens after a panic.
+            self.b.path.clear();
+            self.b.rep_filter.iter_mut().for_each(|v| *v = 0);
         }
+        self.b.children.clear();
         let key = pos.state().board_key;
         let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
         let hand = pos.hand(attacker);
@@ -475,24 +487,24 @@ impl<'a> Search<'a> {
 
     #[inline]
     fn push_path(&mut self, key: u64, hand: Hand) {
-        self.path.push((key, hand));
-        self.rep_filter[filter_index(key)] += 1;
+        self.b.path.push((key, hand));
+        self.b.rep_filter[filter_index(key)] += 1;
     }
 
     #[inline]
     fn pop_path(&mut self) {
-        if let Some((k, _)) = self.path.pop() {
-            self.rep_filter[filter_index(k)] -= 1;
+        if let Some((k, _)) = self.b.path.pop() {
+            self.b.rep_filter[filter_index(k)] -= 1;
         }
     }
 
     /// Ply of an ancestor equal to (key, hand), if any.
     #[inline]
     fn find_repetition(&self, key: u64, hand: Hand) -> Option<u16> {
-        if self.rep_filter[filter_index(key)] == 0 {
+        if self.b.rep_filter[filter_index(key)] == 0 {
             return None;
         }
-        self.path.iter().rposition(|&(k, h)| k == key && h == hand).map(|i| i as u16)
+        self.b.path.iter().rposition(|&(k, h)| k == key && h == hand).map(|i| i as u16)
     }
 
     /// The df-pn multiple-iterative-deepening step.
@@ -510,9 +522,9 @@ impl<'a> Search<'a> {
             return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: depth, ph: all_hand_pieces(pos), rep: NO_REP };
         }
 
-        let base = self.children.len();
-        gen_node_moves(pos, or_node, &mut self.scratch, &mut self.children);
-        let n = self.children.len() - base;
+        let base = self.b.children.len();
+        gen_node_moves(pos, or_node, &mut self.scratch, &mut self.b.children);
+        let n = self.b.children.len() - base;
         if n == 0 {
             let r = if or_node {
                 let dh = or_disproof_hand_adjust(pos, all_hand_pieces(pos));
@@ -526,7 +538,7 @@ impl<'a> Search<'a> {
             return r;
         }
         if !or_node && depth < 2 {
-            self.children.truncate(base);
+            self.b.children.truncate(base);
             // Not mated yet and no time to mate. With a bigger attacker hand the
             // defender might lack its interposing pieces, so only a check that cannot
             // be blocked frees the hand.
@@ -537,14 +549,14 @@ impl<'a> Search<'a> {
         // Initialise the children from the table (and the path, for repetitions).
         let cdepth = depth - 1;
         for i in base..base + n {
-            let m = self.children[i].m;
+            let m = self.b.children[i].m;
             let ck = board_key_after(pos, m);
             let chand = if or_node { hand_after_attack(pos, hand, m) } else { hand };
             let r = match self.find_repetition(ck, chand) {
                 Some(p) => Res { pn: INF, dn: 0, len: NO_LEN, ddepth: DEPTH_INF, ph: chand, rep: p },
                 None => self.tt.probe(ck, chand, cdepth),
             };
-            let c = &mut self.children[i];
+            let c = &mut self.b.children[i];
             c.key = ck;
             c.hand = chand;
             c.r = r;
@@ -559,7 +571,7 @@ impl<'a> Search<'a> {
             }
             // Select the most promising child and the runner-up.
             let (best, second) = self.select(base, n, or_node);
-            let c = self.children[best];
+            let c = self.b.children[best];
             let (cth_pn, cth_dn) = if or_node {
                 let others = res.dn.saturating_sub(c.r.dn);
                 (th_pn.min(eps_threshold(second)), if th_dn >= INF { INF } else { th_dn - others.min(th_dn - 1) })
@@ -570,7 +582,7 @@ impl<'a> Search<'a> {
             pos.do_move(c.m);
             let r = self.mid(pos, cth_pn, cth_dn, ply + 1, cdepth, !or_node);
             pos.undo_move(c.m);
-            self.children[best].r = r;
+            self.b.children[best].r = r;
         }
         self.pop_path();
 
@@ -586,14 +598,14 @@ impl<'a> Search<'a> {
                 self.tt.store_unknown(key, hand, res.pn, res.dn, amount);
             }
         }
-        self.children.truncate(base);
+        self.b.children.truncate(base);
         res
     }
 
     /// The node's value from its children's.
     #[inline]
     fn evaluate(&self, pos: &Position, base: usize, n: usize, or_node: bool, ply: u16, hand: Hand) -> Res {
-        let ch = &self.children[base..base + n];
+        let ch = &self.b.children[base..base + n];
         if or_node {
             let mut pn = INF;
             let mut dn: u32 = 0;
@@ -704,7 +716,7 @@ impl<'a> Search<'a> {
         let mut best_o = 0u32;
         let mut second = INF;
         for i in base..base + n {
-            let r = &self.children[i].r;
+            let r = &self.b.children[i].r;
             let (v, o) = if or_node { (r.pn, r.dn) } else { (r.dn, r.pn) };
             // Ties: prefer the child that is harder for the other side to refute.
             if v < best_v || (v == best_v && o > best_o) {
@@ -729,6 +741,7 @@ pub struct Solver {
     tt: MateTable,
     /// Nodes the current phase may still spend over all its searches.
     budget: u64,
+    bufs: Buffers,
     /// Statistics of the last call.
     pub stats: Stats,
 }
@@ -744,18 +757,20 @@ enum Answer {
 impl Solver {
     /// A solver with a table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Solver {
-        Solver { tt: MateTable::new(hash_mb), budget: u64::MAX, stats: Stats::default() }
+        Solver { tt: MateTable::new(hash_mb), budget: u64::MAX, bufs: Buffers::default(), stats: Stats::default() }
     }
 
     /// A solver with a small table fit for `max_nodes`-node probes.
     pub fn for_nodes(max_nodes: u64) -> Solver {
-        Solver { tt: MateTable::with_entries((max_nodes as usize).saturating_mul(2)), budget: u64::MAX, stats: Stats::default() }
+        Solver { tt: MateTable::with_entries((max_nodes as usize).saturating_mul(2)), budget: u64::MAX, bufs: Buffers::default(), stats: Stats::default() }
     }
 
     /// Is there a mate within `depth` plies (`or_node`: attacker to move)?
     fn ask(&mut self, pos: &mut Position, depth: u16, or_node: bool, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Answer {
-        let mut s = Search::new(&mut self.tt, stop, deadline, max_nodes.min(self.budget));
+        let bufs = std::mem::take(&mut self.bufs);
+        let mut s = Search::new(&mut self.tt, bufs, stop, deadline, max_nodes.min(self.budget));
         let r = s.run(pos, depth, or_node);
+        self.bufs = std::mem::take(&mut s.b);
         self.stats.nodes += s.nodes;
         self.budget = self.budget.saturating_sub(s.nodes);
         if r.pn == 0 {

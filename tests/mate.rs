@@ -190,6 +190,13 @@ fn quick_mate_probe() {
     assert_eq!(mate::quick_mate(&hard, 500), None);
     // From the start position there is no mate at all.
     assert_eq!(mate::quick_mate(&Position::startpos(), 2_000), None);
+    // A reused solver (as the search would keep one) gives the same answers.
+    let mut solver = Solver::for_nodes(10_000);
+    for _ in 0..3 {
+        assert!(solver.quick_mate(&mate3, 10_000).is_some_and(|m| forces_mate(&mate3, m)));
+        assert_eq!(solver.quick_mate(&nomate, 10_000), None);
+        assert_eq!(solver.quick_mate(&Position::startpos(), 2_000), None);
+    }
 }
 
 /// `generate_checks` must yield exactly the legal moves that give check.
