@@ -112,9 +112,9 @@ fn captured_kind(pos: &Position, m: Move) -> Option<PieceType> {
 
 /// Board key (board + side to move) after `m`, as `do_move` would compute it.
 #[inline]
-fn board_key_after(pos: &Position, m: Move) -> u64 {
+fn board_key_after(pos: &Position, m: Move, salt: u64) -> u64 {
     let us = pos.side_to_move();
-    let mut k = pos.state().board_key ^ zobrist::side_key();
+    let mut k = pos.state().board_key ^ zobrist::side_key() ^ salt;
     let to = m.to();
     if m.is_drop() {
         k ^= zobrist::piece_key(Piece::new(us, m.drop_piece()), to);
@@ -129,6 +129,40 @@ fn board_key_after(pos: &Position, m: Move) -> u64 {
         k ^= zobrist::piece_key(pc, from) ^ zobrist::piece_key(moved, to);
     }
     k
+}
+
+/// Mixed into table keys when White attacks, so that one table can serve problems
+/// with either attacker (a position means different things for the two).
+#[inline]
+fn attacker_salt(attacker: Color) -> u64 {
+    match attacker {
+        Color::Black => 0,
+        Color::White => 0x9e37_79b9_7f4a_7c14,
+    }
+}
+
+/// Salt of the table keys for problems with `attacker` attacking in `pos`: the key
+/// proper is the board plus the attacker's hand, which fixes the defender's hand only
+/// for a given set of pieces in play, so the set (and the attacker) is mixed in.
+/// Constant over a search, since moves never change the set of pieces.
+fn key_salt(pos: &Position, attacker: Color) -> u64 {
+    let mut packed: u64 = 0;
+    for pt in PieceType::HAND {
+        let mut n = pos.pieces(pt).count() as u64 + pos.hand(Color::Black).count(pt) as u64 + pos.hand(Color::White).count(pt) as u64;
+        if pt != PieceType::Gold {
+            n += pos.pieces(pt.promote()).count() as u64;
+        }
+        packed = (packed << 5) | n;
+    }
+    // Full piece sets (tsume with all remaining pieces in hand) keep salt 0 for Black.
+    let full: u64 = [18u64, 4, 4, 4, 2, 2, 4].iter().fold(0, |a, &n| (a << 5) | n);
+    (packed ^ full).wrapping_mul(0x2545_f491_4f6c_dd1d) & !1 ^ attacker_salt(attacker)
+}
+
+/// Table key of the current position under `salt` (see `key_salt`).
+#[inline]
+fn node_key(pos: &Position, salt: u64) -> u64 {
+    pos.state().board_key ^ salt
 }
 
 /// Attacker's hand after the attacker plays `m`.
@@ -360,6 +394,8 @@ struct Search<'a> {
     aborted: bool,
     b: Buffers,
     scratch: MoveList,
+    /// Key salt of this search (see `key_salt`).
+    salt: u64,
 }
 
 #[inline]
@@ -452,6 +488,7 @@ impl<'a> Search<'a> {
             aborted: false,
             b,
             scratch: MoveList::new(),
+            salt: 0,
         }
     }
 
@@ -476,8 +513,9 @@ impl<'a> Search<'a> {
             self.b.rep_filter.iter_mut().for_each(|v| *v = 0);
         }
         self.b.children.clear();
-        let key = pos.state().board_key;
         let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
+        self.salt = key_salt(pos, attacker);
+        let key = node_key(pos, self.salt);
         let hand = pos.hand(attacker);
         self.push_path(key, hand);
         let r = self.mid(pos, INF, INF, 0, depth, or_node);
@@ -513,8 +551,8 @@ impl<'a> Search<'a> {
         if self.nodes & 1023 == 0 {
             self.check_limits();
         }
-        let key = pos.state().board_key;
         let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
+        let key = node_key(pos, self.salt);
         let hand = pos.hand(attacker);
         let start_nodes = self.nodes;
 
@@ -550,7 +588,7 @@ impl<'a> Search<'a> {
         let cdepth = depth - 1;
         for i in base..base + n {
             let m = self.b.children[i].m;
-            let ck = board_key_after(pos, m);
+            let ck = board_key_after(pos, m, self.salt);
             let chand = if or_node { hand_after_attack(pos, hand, m) } else { hand };
             let r = match self.find_repetition(ck, chand) {
                 Some(p) => Res { pn: INF, dn: 0, len: NO_LEN, ddepth: DEPTH_INF, ph: chand, rep: p },
@@ -858,7 +896,7 @@ impl Solver {
         // Moves the table already proves within len-1 first.
         let hand = pos.hand(pos.side_to_move());
         kids.sort_by_key(|c| {
-            let r = self.tt.probe(board_key_after(pos, c.m), hand_after_attack(pos, hand, c.m), len - 1);
+            let r = self.tt.probe(board_key_after(pos, c.m, key_salt(pos, pos.side_to_move())), hand_after_attack(pos, hand, c.m), len - 1);
             if r.pn == 0 {
                 r.len as u32
             } else {
@@ -984,7 +1022,7 @@ impl Solver {
             let mut pick: Option<(Move, u16)> = None;
             for c in &kids {
                 let ch = if or_node { hand_after_attack(&p, hand, c.m) } else { hand };
-                let mut r = self.tt.probe(board_key_after(&p, c.m), ch, MAX_PLY);
+                let mut r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, attacker)), ch, MAX_PLY);
                 if r.pn != 0 && !or_node {
                     // Unknown defence: settle it with a bounded search.
                     p.do_move(c.m);
@@ -1047,7 +1085,7 @@ impl Solver {
         let hand = p.hand(p.side_to_move());
         kids.iter()
             .filter_map(|c| {
-                let r = self.tt.probe(board_key_after(&p, c.m), hand_after_attack(&p, hand, c.m), depth - 1);
+                let r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, p.side_to_move())), hand_after_attack(&p, hand, c.m), depth - 1);
                 (r.pn == 0).then_some((r.len, c.m))
             })
             .min_by_key(|&(l, _)| l)
