@@ -64,6 +64,9 @@ pub struct Stats {
     pub seconds: f64,
     /// Nodes of the first proof (the rest went into the shortest line).
     pub proof_nodes: u64,
+    /// Whether a returned mate is proved shortest with the best defence (false when
+    /// the polishing ran out of time or nodes and a line from the table was returned).
+    pub exact: bool,
 }
 
 // ---------------------------------------------------------------------------
@@ -882,6 +885,7 @@ impl Solver {
         if exact {
             let mut line = Vec::new();
             if self.pv_or(pos, len, &mut ctx, &mut line) && !ctx.failed {
+                self.stats.exact = true;
                 return line;
             }
         }
@@ -1114,20 +1118,24 @@ pub fn solve(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, ha
 /// Like `solve`, also returning the search statistics.
 pub fn solve_with_stats(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, hash_mb: usize) -> (MateResult, Stats) {
     let mut solver = Solver::new(hash_mb);
-    // Deep problems recurse deeply: run on a thread with a large stack.
-    let r = std::thread::scope(|s| {
-        let h = std::thread::Builder::new()
-            .stack_size(512 << 20)
-            .spawn_scoped(s, || {
-                let r = solver.solve(pos, time_limit, stop, u64::MAX);
-                (r, solver.stats)
-            });
-        match h {
-            Ok(h) => h.join().ok(),
-            Err(_) => None,
-        }
-    });
-    r.unwrap_or((MateResult::Timeout, Stats::default()))
+    let r = solver.solve_deep(pos, time_limit, stop);
+    (r, solver.stats)
+}
+
+impl Solver {
+    /// `solve` on a helper thread with a large stack (deep problems recurse deeply).
+    pub fn solve_deep(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool) -> MateResult {
+        let r = std::thread::scope(|s| {
+            let h = std::thread::Builder::new()
+                .stack_size(512 << 20)
+                .spawn_scoped(s, || self.solve(pos, time_limit, stop, u64::MAX));
+            match h {
+                Ok(h) => h.join().ok(),
+                Err(_) => None,
+            }
+        });
+        r.unwrap_or(MateResult::Timeout)
+    }
 }
 
 /// The exact USI answer line for a result: `checkmate <moves>` / `checkmate nomate` / `checkmate timeout`.
@@ -1166,13 +1174,33 @@ pub fn usi_go_mate(pos: &Position, args: &[&str], hash_mb: usize, out: &mut impl
         }
     };
     let stop = AtomicBool::new(false);
-    let (r, st) = solve_with_stats(pos, limit, &stop, hash_mb);
+    // One table for the whole session: its pages are mapped once, and what earlier
+    // problems proved stays valid (keys are salted per attacker and piece set).
+    static SOLVER: std::sync::Mutex<Option<(usize, Solver)>> = std::sync::Mutex::new(None);
+    let mut guard = SOLVER.lock().unwrap_or_else(|e| e.into_inner());
+    if guard.as_ref().is_none_or(|(mb, _)| *mb != hash_mb) {
+        *guard = None;
+        *guard = Some((hash_mb, Solver::new(hash_mb)));
+    }
+    let (r, st) = match guard.as_mut() {
+        Some((_, solver)) => {
+            let r = solver.solve_deep(pos, limit, &stop);
+            (r, solver.stats)
+        }
+        None => solve_with_stats(pos, limit, &stop, hash_mb),
+    };
+    drop(guard);
     writeln!(
         out,
-        "info string mate search: {} nodes, {:.3} s, {:.0} nodes/s",
+        "info string mate search: {} nodes, {:.3} s, {:.0} nodes/s{}",
         st.nodes,
         st.seconds,
-        st.nodes as f64 / st.seconds.max(1e-9)
+        st.nodes as f64 / st.seconds.max(1e-9),
+        match (&r, st.exact) {
+            (MateResult::Mate(_), true) => ", shortest mate proved",
+            (MateResult::Mate(_), false) => ", not proved shortest (out of time)",
+            _ => "",
+        }
     )?;
     writeln!(out, "{}", usi_answer(&r))?;
     out.flush()
