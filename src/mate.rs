@@ -826,14 +826,6 @@ impl Solver {
         }
     }
 
-    /// Debug helper: "mate within `depth` plies?" on a fresh table, as text.
-    pub fn debug_ask(&mut self, pos: &Position, depth: u16) -> String {
-        let never = AtomicBool::new(false);
-        let mut p = pos.clone();
-        let a = self.ask(&mut p, depth, true, &never, None, u64::MAX);
-        format!("{a:?} nodes {}", self.stats.nodes)
-    }
-
     /// Solves `pos` (attacker = side to move) within the limits.
     pub fn solve(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64) -> MateResult {
         let start = Instant::now();
