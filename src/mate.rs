@@ -5,7 +5,8 @@
 //!   interposing drops included). Rules (uchifuzume, nifu, dead drops) come from the
 //!   legal move generator.
 //! * The table is keyed by the board key plus the attacker's hand (the defender's hand
-//!   follows from them), and shares results between hands through superiority: a
+//!   follows from them for a given set of pieces in play; the key is salted with that
+//!   set and the attacker, so one table can serve a whole session), and shares results between hands through superiority: a
 //!   proof with proof hand `ph` holds for every hand containing `ph`, a disproof with
 //!   disproof hand `dh` for every hand contained in `dh`. Proof and disproof hands are
 //!   computed minimally/maximally as in the df-pn literature (Nagai; KomoringHeights).
