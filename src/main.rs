@@ -221,6 +221,7 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
     let (mut nodes, mut secs) = (0u64, 0f64);
     let total = probs.len();
     let start = std::time::Instant::now();
+    let mut solver = hisha::mate::Solver::new(hash);
     for (i, p) in probs.iter().enumerate() {
         let pos = match Position::from_sfen(&p.sfen) {
             Ok(pos) => pos,
@@ -230,7 +231,8 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
                 continue;
             }
         };
-        let (r, st) = hisha::mate::solve_with_stats(&pos, limit, &stop, hash);
+        let r = solver.solve_deep(&pos, limit, &stop);
+        let st = solver.stats;
         nodes += st.nodes;
         secs += st.seconds;
         let got = match &r {
@@ -256,7 +258,10 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
                 "solved"
             }
         };
-        let expect = p.plies.map(|e| format!(" (expected {e})")).unwrap_or_default();
+        let mut expect = p.plies.map(|e| format!(" (expected {e})")).unwrap_or_default();
+        if matches!(r, hisha::mate::MateResult::Mate(_)) && !st.exact {
+            expect.push_str(" [not proved shortest: out of time]");
+        }
         println!(
             "{:<20} {:<9} {:>7.3}s {:>10} nodes ({:>9} to prove)  {}{}",
             p.label,

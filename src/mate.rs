@@ -5,7 +5,8 @@
 //!   interposing drops included). Rules (uchifuzume, nifu, dead drops) come from the
 //!   legal move generator.
 //! * The table is keyed by the board key plus the attacker's hand (the defender's hand
-//!   follows from them), and shares results between hands through superiority: a
+//!   follows from them for a given set of pieces in play; the key is salted with that
+//!   set and the attacker, so one table can serve a whole session), and shares results between hands through superiority: a
 //!   proof with proof hand `ph` holds for every hand containing `ph`, a disproof with
 //!   disproof hand `dh` for every hand contained in `dh`. Proof and disproof hands are
 //!   computed minimally/maximally as in the df-pn literature (Nagai; KomoringHeights).
@@ -64,6 +65,9 @@ pub struct Stats {
     pub seconds: f64,
     /// Nodes of the first proof (the rest went into the shortest line).
     pub proof_nodes: u64,
+    /// Whether a returned mate is proved shortest with the best defence (false when
+    /// the polishing ran out of time or nodes and a line from the table was returned).
+    pub exact: bool,
 }
 
 // ---------------------------------------------------------------------------
@@ -112,9 +116,9 @@ fn captured_kind(pos: &Position, m: Move) -> Option<PieceType> {
 
 /// Board key (board + side to move) after `m`, as `do_move` would compute it.
 #[inline]
-fn board_key_after(pos: &Position, m: Move) -> u64 {
+fn board_key_after(pos: &Position, m: Move, salt: u64) -> u64 {
     let us = pos.side_to_move();
-    let mut k = pos.state().board_key ^ zobrist::side_key();
+    let mut k = pos.state().board_key ^ zobrist::side_key() ^ salt;
     let to = m.to();
     if m.is_drop() {
         k ^= zobrist::piece_key(Piece::new(us, m.drop_piece()), to);
@@ -129,6 +133,40 @@ fn board_key_after(pos: &Position, m: Move) -> u64 {
         k ^= zobrist::piece_key(pc, from) ^ zobrist::piece_key(moved, to);
     }
     k
+}
+
+/// Mixed into table keys when White attacks, so that one table can serve problems
+/// with either attacker (a position means different things for the two).
+#[inline]
+fn attacker_salt(attacker: Color) -> u64 {
+    match attacker {
+        Color::Black => 0,
+        Color::White => 0x9e37_79b9_7f4a_7c14,
+    }
+}
+
+/// Salt of the table keys for problems with `attacker` attacking in `pos`: the key
+/// proper is the board plus the attacker's hand, which fixes the defender's hand only
+/// for a given set of pieces in play, so the set (and the attacker) is mixed in.
+/// Constant over a search, since moves never change the set of pieces.
+fn key_salt(pos: &Position, attacker: Color) -> u64 {
+    let mut packed: u64 = 0;
+    for pt in PieceType::HAND {
+        let mut n = pos.pieces(pt).count() as u64 + pos.hand(Color::Black).count(pt) as u64 + pos.hand(Color::White).count(pt) as u64;
+        if pt != PieceType::Gold {
+            n += pos.pieces(pt.promote()).count() as u64;
+        }
+        packed = (packed << 5) | n;
+    }
+    // Full piece sets (tsume with all remaining pieces in hand) keep salt 0 for Black.
+    let full: u64 = [18u64, 4, 4, 4, 2, 2, 4].iter().fold(0, |a, &n| (a << 5) | n);
+    (packed ^ full).wrapping_mul(0x2545_f491_4f6c_dd1d) & !1 ^ attacker_salt(attacker)
+}
+
+/// Table key of the current position under `salt` (see `key_salt`).
+#[inline]
+fn node_key(pos: &Position, salt: u64) -> u64 {
+    pos.state().board_key ^ salt
 }
 
 /// Attacker's hand after the attacker plays `m`.
@@ -339,6 +377,17 @@ struct Child {
     r: Res,
 }
 
+/// Work buffers kept by a `Solver` between searches (no allocation per search).
+#[derive(Default)]
+struct Buffers {
+    /// (board key, attacker hand) of the nodes on the current path, by ply.
+    path: Vec<(u64, Hand)>,
+    /// Counting filter over the path keys (fast "no repetition" answer).
+    rep_filter: Vec<u16>,
+    /// The children of every node on the path, frame after frame.
+    children: Vec<Child>,
+}
+
 /// Limits and counters of one search.
 struct Search<'a> {
     tt: &'a mut MateTable,
@@ -347,12 +396,10 @@ struct Search<'a> {
     max_nodes: u64,
     nodes: u64,
     aborted: bool,
-    /// (board key, attacker hand) of the nodes on the current path, by ply.
-    path: Vec<(u64, Hand)>,
-    /// Counting filter over the path keys (fast "no repetition" answer).
-    rep_filter: Vec<u16>,
-    children: Vec<Child>,
+    b: Buffers,
     scratch: MoveList,
+    /// Key salt of this search (see `key_salt`).
+    salt: u64,
 }
 
 #[inline]
@@ -430,7 +477,12 @@ fn eps_threshold(second: u32) -> u32 {
 }
 
 impl<'a> Search<'a> {
-    fn new(tt: &'a mut MateTable, stop: &'a AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Search<'a> {
+    fn new(tt: &'a mut MateTable, mut b: Buffers, stop: &'a AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Search<'a> {
+        if b.rep_filter.len() != 1 << 16 {
+            b.rep_filter = vec![0; 1 << 16];
+            b.path = Vec::with_capacity(MAX_PLY as usize + 2);
+            b.children = Vec::with_capacity(1 << 14);
+        }
         Search {
             tt,
             stop,
@@ -438,10 +490,9 @@ impl<'a> Search<'a> {
             max_nodes,
             nodes: 0,
             aborted: false,
-            path: Vec::with_capacity(MAX_PLY as usize + 2),
-            rep_filter: vec![0; 1 << 16],
-            children: Vec::with_capacity(1 << 14),
+            b,
             scratch: MoveList::new(),
+            salt: 0,
         }
     }
 
@@ -460,12 +511,15 @@ impl<'a> Search<'a> {
     /// Searches `pos` (an OR node if `or_node`) with `depth` plies left until it is
     /// resolved or the limits hit. Returns the root value.
     fn run(&mut self, pos: &mut Position, depth: u16, or_node: bool) -> Res {
-        self.path.clear();
-        for v in self.rep_filter.iter_mut() {
-            *v = 0;
+        if !self.b.path.is_empty() {
+            // Pushes and pops are balanced, so this only happens after a panic.
+            self.b.path.clear();
+            self.b.rep_filter.iter_mut().for_each(|v| *v = 0);
         }
-        let key = pos.state().board_key;
+        self.b.children.clear();
         let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
+        self.salt = key_salt(pos, attacker);
+        let key = node_key(pos, self.salt);
         let hand = pos.hand(attacker);
         self.push_path(key, hand);
         let r = self.mid(pos, INF, INF, 0, depth, or_node);
@@ -475,24 +529,24 @@ impl<'a> Search<'a> {
 
     #[inline]
     fn push_path(&mut self, key: u64, hand: Hand) {
-        self.path.push((key, hand));
-        self.rep_filter[filter_index(key)] += 1;
+        self.b.path.push((key, hand));
+        self.b.rep_filter[filter_index(key)] += 1;
     }
 
     #[inline]
     fn pop_path(&mut self) {
-        if let Some((k, _)) = self.path.pop() {
-            self.rep_filter[filter_index(k)] -= 1;
+        if let Some((k, _)) = self.b.path.pop() {
+            self.b.rep_filter[filter_index(k)] -= 1;
         }
     }
 
     /// Ply of an ancestor equal to (key, hand), if any.
     #[inline]
     fn find_repetition(&self, key: u64, hand: Hand) -> Option<u16> {
-        if self.rep_filter[filter_index(key)] == 0 {
+        if self.b.rep_filter[filter_index(key)] == 0 {
             return None;
         }
-        self.path.iter().rposition(|&(k, h)| k == key && h == hand).map(|i| i as u16)
+        self.b.path.iter().rposition(|&(k, h)| k == key && h == hand).map(|i| i as u16)
     }
 
     /// The df-pn multiple-iterative-deepening step.
@@ -501,8 +555,8 @@ impl<'a> Search<'a> {
         if self.nodes & 1023 == 0 {
             self.check_limits();
         }
-        let key = pos.state().board_key;
         let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
+        let key = node_key(pos, self.salt);
         let hand = pos.hand(attacker);
         let start_nodes = self.nodes;
 
@@ -510,9 +564,9 @@ impl<'a> Search<'a> {
             return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: depth, ph: all_hand_pieces(pos), rep: NO_REP };
         }
 
-        let base = self.children.len();
-        gen_node_moves(pos, or_node, &mut self.scratch, &mut self.children);
-        let n = self.children.len() - base;
+        let base = self.b.children.len();
+        gen_node_moves(pos, or_node, &mut self.scratch, &mut self.b.children);
+        let n = self.b.children.len() - base;
         if n == 0 {
             let r = if or_node {
                 let dh = or_disproof_hand_adjust(pos, all_hand_pieces(pos));
@@ -526,7 +580,7 @@ impl<'a> Search<'a> {
             return r;
         }
         if !or_node && depth < 2 {
-            self.children.truncate(base);
+            self.b.children.truncate(base);
             // Not mated yet and no time to mate. With a bigger attacker hand the
             // defender might lack its interposing pieces, so only a check that cannot
             // be blocked frees the hand.
@@ -537,14 +591,14 @@ impl<'a> Search<'a> {
         // Initialise the children from the table (and the path, for repetitions).
         let cdepth = depth - 1;
         for i in base..base + n {
-            let m = self.children[i].m;
-            let ck = board_key_after(pos, m);
+            let m = self.b.children[i].m;
+            let ck = board_key_after(pos, m, self.salt);
             let chand = if or_node { hand_after_attack(pos, hand, m) } else { hand };
             let r = match self.find_repetition(ck, chand) {
                 Some(p) => Res { pn: INF, dn: 0, len: NO_LEN, ddepth: DEPTH_INF, ph: chand, rep: p },
                 None => self.tt.probe(ck, chand, cdepth),
             };
-            let c = &mut self.children[i];
+            let c = &mut self.b.children[i];
             c.key = ck;
             c.hand = chand;
             c.r = r;
@@ -559,7 +613,7 @@ impl<'a> Search<'a> {
             }
             // Select the most promising child and the runner-up.
             let (best, second) = self.select(base, n, or_node);
-            let c = self.children[best];
+            let c = self.b.children[best];
             let (cth_pn, cth_dn) = if or_node {
                 let others = res.dn.saturating_sub(c.r.dn);
                 (th_pn.min(eps_threshold(second)), if th_dn >= INF { INF } else { th_dn - others.min(th_dn - 1) })
@@ -570,7 +624,7 @@ impl<'a> Search<'a> {
             pos.do_move(c.m);
             let r = self.mid(pos, cth_pn, cth_dn, ply + 1, cdepth, !or_node);
             pos.undo_move(c.m);
-            self.children[best].r = r;
+            self.b.children[best].r = r;
         }
         self.pop_path();
 
@@ -586,14 +640,14 @@ impl<'a> Search<'a> {
                 self.tt.store_unknown(key, hand, res.pn, res.dn, amount);
             }
         }
-        self.children.truncate(base);
+        self.b.children.truncate(base);
         res
     }
 
     /// The node's value from its children's.
     #[inline]
     fn evaluate(&self, pos: &Position, base: usize, n: usize, or_node: bool, ply: u16, hand: Hand) -> Res {
-        let ch = &self.children[base..base + n];
+        let ch = &self.b.children[base..base + n];
         if or_node {
             let mut pn = INF;
             let mut dn: u32 = 0;
@@ -673,7 +727,13 @@ impl<'a> Search<'a> {
                 if rep != NO_REP && rep >= ply {
                     rep = NO_REP;
                 }
-                let dh = if rep == NO_REP { c.r.ph } else { hand };
+                let mut dh = if rep == NO_REP { c.r.ph } else { hand };
+                if c.m.is_drop() {
+                    // The refutation drops a piece: the defender must keep one, so the
+                    // attacker may not hold more of that kind than now.
+                    let pt = c.m.drop_piece();
+                    dh.set(pt, dh.count(pt).min(hand.count(pt)));
+                }
                 return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: dd, ph: dh, rep };
             }
             if pn == 0 {
@@ -698,7 +758,7 @@ impl<'a> Search<'a> {
         let mut best_o = 0u32;
         let mut second = INF;
         for i in base..base + n {
-            let r = &self.children[i].r;
+            let r = &self.b.children[i].r;
             let (v, o) = if or_node { (r.pn, r.dn) } else { (r.dn, r.pn) };
             // Ties: prefer the child that is harder for the other side to refute.
             if v < best_v || (v == best_v && o > best_o) {
@@ -723,6 +783,7 @@ pub struct Solver {
     tt: MateTable,
     /// Nodes the current phase may still spend over all its searches.
     budget: u64,
+    bufs: Buffers,
     /// Statistics of the last call.
     pub stats: Stats,
 }
@@ -738,18 +799,20 @@ enum Answer {
 impl Solver {
     /// A solver with a table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Solver {
-        Solver { tt: MateTable::new(hash_mb), budget: u64::MAX, stats: Stats::default() }
+        Solver { tt: MateTable::new(hash_mb), budget: u64::MAX, bufs: Buffers::default(), stats: Stats::default() }
     }
 
     /// A solver with a small table fit for `max_nodes`-node probes.
     pub fn for_nodes(max_nodes: u64) -> Solver {
-        Solver { tt: MateTable::with_entries((max_nodes as usize).saturating_mul(2)), budget: u64::MAX, stats: Stats::default() }
+        Solver { tt: MateTable::with_entries((max_nodes as usize).saturating_mul(2)), budget: u64::MAX, bufs: Buffers::default(), stats: Stats::default() }
     }
 
     /// Is there a mate within `depth` plies (`or_node`: attacker to move)?
     fn ask(&mut self, pos: &mut Position, depth: u16, or_node: bool, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Answer {
-        let mut s = Search::new(&mut self.tt, stop, deadline, max_nodes.min(self.budget));
+        let bufs = std::mem::take(&mut self.bufs);
+        let mut s = Search::new(&mut self.tt, bufs, stop, deadline, max_nodes.min(self.budget));
         let r = s.run(pos, depth, or_node);
+        self.bufs = std::mem::take(&mut s.b);
         self.stats.nodes += s.nodes;
         self.budget = self.budget.saturating_sub(s.nodes);
         if r.pn == 0 {
@@ -762,14 +825,6 @@ impl Solver {
         } else {
             Answer::Unknown
         }
-    }
-
-    /// Debug helper: "mate within `depth` plies?" on a fresh table, as text.
-    pub fn debug_ask(&mut self, pos: &Position, depth: u16) -> String {
-        let never = AtomicBool::new(false);
-        let mut p = pos.clone();
-        let a = self.ask(&mut p, depth, true, &never, None, u64::MAX);
-        format!("{a:?} nodes {}", self.stats.nodes)
     }
 
     /// Solves `pos` (attacker = side to move) within the limits.
@@ -793,7 +848,12 @@ impl Solver {
                 // Without a deadline, bound the polishing by the proof's own effort.
                 self.stats.proof_nodes = self.stats.nodes;
                 self.budget = self.stats.nodes.saturating_mul(8).max(4_000_000);
-                MateResult::Mate(self.solution(&mut p, len, stop, post_deadline, max_nodes))
+                let line = self.solution(&mut p, len, stop, post_deadline, max_nodes);
+                if line.is_empty() {
+                    MateResult::Timeout
+                } else {
+                    MateResult::Mate(line)
+                }
             }
         };
         self.stats.seconds = start.elapsed().as_secs_f64();
@@ -818,6 +878,7 @@ impl Solver {
         if exact {
             let mut line = Vec::new();
             if self.pv_or(pos, len, &mut ctx, &mut line) && !ctx.failed {
+                self.stats.exact = true;
                 return line;
             }
         }
@@ -832,7 +893,7 @@ impl Solver {
         // Moves the table already proves within len-1 first.
         let hand = pos.hand(pos.side_to_move());
         kids.sort_by_key(|c| {
-            let r = self.tt.probe(board_key_after(pos, c.m), hand_after_attack(pos, hand, c.m), len - 1);
+            let r = self.tt.probe(board_key_after(pos, c.m, key_salt(pos, pos.side_to_move())), hand_after_attack(pos, hand, c.m), len - 1);
             if r.pn == 0 {
                 r.len as u32
             } else {
@@ -922,7 +983,7 @@ impl Solver {
             if ctx.failed {
                 return false;
             }
-            if ok && best.as_ref().map_or(true, |(b, _)| left < *b) {
+            if ok && best.as_ref().is_none_or(|(b, _)| left < *b) {
                 best = Some((left, sub));
             }
         }
@@ -958,7 +1019,7 @@ impl Solver {
             let mut pick: Option<(Move, u16)> = None;
             for c in &kids {
                 let ch = if or_node { hand_after_attack(&p, hand, c.m) } else { hand };
-                let mut r = self.tt.probe(board_key_after(&p, c.m), ch, MAX_PLY);
+                let mut r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, attacker)), ch, MAX_PLY);
                 if r.pn != 0 && !or_node {
                     // Unknown defence: settle it with a bounded search.
                     p.do_move(c.m);
@@ -978,12 +1039,30 @@ impl Solver {
                     }
                 }
             }
+            if pick.is_none() && or_node {
+                // The table lost this part of the proof: find a mating check again.
+                for c in &kids {
+                    p.do_move(c.m);
+                    let a = self.ask(&mut p, MAX_PLY, false, &never, None, budget);
+                    p.undo_move(c.m);
+                    if let Answer::Yes(l) = a {
+                        pick = Some((c.m, l));
+                        break;
+                    }
+                }
+            }
             let Some((m, _)) = pick else { break };
             line.push(m);
             p.do_move(m);
             or_node = !or_node;
         }
-        line
+        // Only a line that really ends in mate is an answer.
+        let mated = p.in_check() && movegen::legal_moves(&p).is_empty();
+        if mated && line.len() % 2 == 1 {
+            line
+        } else {
+            Vec::new()
+        }
     }
 
     /// A mating first move if a mate is proved within `max_nodes` nodes.
@@ -1003,7 +1082,7 @@ impl Solver {
         let hand = p.hand(p.side_to_move());
         kids.iter()
             .filter_map(|c| {
-                let r = self.tt.probe(board_key_after(&p, c.m), hand_after_attack(&p, hand, c.m), depth - 1);
+                let r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, p.side_to_move())), hand_after_attack(&p, hand, c.m), depth - 1);
                 (r.pn == 0).then_some((r.len, c.m))
             })
             .min_by_key(|&(l, _)| l)
@@ -1032,20 +1111,24 @@ pub fn solve(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, ha
 /// Like `solve`, also returning the search statistics.
 pub fn solve_with_stats(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, hash_mb: usize) -> (MateResult, Stats) {
     let mut solver = Solver::new(hash_mb);
-    // Deep problems recurse deeply: run on a thread with a large stack.
-    let r = std::thread::scope(|s| {
-        let h = std::thread::Builder::new()
-            .stack_size(512 << 20)
-            .spawn_scoped(s, || {
-                let r = solver.solve(pos, time_limit, stop, u64::MAX);
-                (r, solver.stats)
-            });
-        match h {
-            Ok(h) => h.join().ok(),
-            Err(_) => None,
-        }
-    });
-    r.unwrap_or((MateResult::Timeout, Stats::default()))
+    let r = solver.solve_deep(pos, time_limit, stop);
+    (r, solver.stats)
+}
+
+impl Solver {
+    /// `solve` on a helper thread with a large stack (deep problems recurse deeply).
+    pub fn solve_deep(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool) -> MateResult {
+        let r = std::thread::scope(|s| {
+            let h = std::thread::Builder::new()
+                .stack_size(512 << 20)
+                .spawn_scoped(s, || self.solve(pos, time_limit, stop, u64::MAX));
+            match h {
+                Ok(h) => h.join().ok(),
+                Err(_) => None,
+            }
+        });
+        r.unwrap_or(MateResult::Timeout)
+    }
 }
 
 /// The exact USI answer line for a result: `checkmate <moves>` / `checkmate nomate` / `checkmate timeout`.
@@ -1084,13 +1167,33 @@ pub fn usi_go_mate(pos: &Position, args: &[&str], hash_mb: usize, out: &mut impl
         }
     };
     let stop = AtomicBool::new(false);
-    let (r, st) = solve_with_stats(pos, limit, &stop, hash_mb);
+    // One table for the whole session: its pages are mapped once, and what earlier
+    // problems proved stays valid (keys are salted per attacker and piece set).
+    static SOLVER: std::sync::Mutex<Option<(usize, Solver)>> = std::sync::Mutex::new(None);
+    let mut guard = SOLVER.lock().unwrap_or_else(|e| e.into_inner());
+    if guard.as_ref().is_none_or(|(mb, _)| *mb != hash_mb) {
+        *guard = None;
+        *guard = Some((hash_mb, Solver::new(hash_mb)));
+    }
+    let (r, st) = match guard.as_mut() {
+        Some((_, solver)) => {
+            let r = solver.solve_deep(pos, limit, &stop);
+            (r, solver.stats)
+        }
+        None => solve_with_stats(pos, limit, &stop, hash_mb),
+    };
+    drop(guard);
     writeln!(
         out,
-        "info string mate search: {} nodes, {:.3} s, {:.0} nodes/s",
+        "info string mate search: {} nodes, {:.3} s, {:.0} nodes/s{}",
         st.nodes,
         st.seconds,
-        st.nodes as f64 / st.seconds.max(1e-9)
+        st.nodes as f64 / st.seconds.max(1e-9),
+        match (&r, st.exact) {
+            (MateResult::Mate(_), true) => ", shortest mate proved",
+            (MateResult::Mate(_), false) => ", not proved shortest (out of time)",
+            _ => "",
+        }
     )?;
     writeln!(out, "{}", usi_answer(&r))?;
     out.flush()

@@ -197,6 +197,13 @@ fn quick_mate_probe() {
     assert_eq!(mate::quick_mate(&hard, 500), None);
     // From the start position there is no mate at all.
     assert_eq!(mate::quick_mate(&Position::startpos(), 2_000), None);
+    // A reused solver (as the search would keep one) gives the same answers.
+    let mut solver = Solver::for_nodes(10_000);
+    for _ in 0..3 {
+        assert!(solver.quick_mate(&mate3, 10_000).is_some_and(|m| forces_mate(&mate3, m)));
+        assert_eq!(solver.quick_mate(&nomate, 10_000), None);
+        assert_eq!(solver.quick_mate(&Position::startpos(), 2_000), None);
+    }
 }
 
 /// `generate_checks` must yield exactly the legal moves that give check.
@@ -239,4 +246,75 @@ fn generate_checks_matches_filtered_legal_moves() {
         }
     }
     assert!(checked > 1000);
+}
+
+/// The same problem with colours swapped and the board turned (White attacks).
+fn flip_sfen(sfen: &str) -> String {
+    let f: Vec<&str> = sfen.split_whitespace().collect();
+    let mut cells: Vec<Vec<String>> = Vec::new();
+    for rank in f[0].split('/') {
+        let mut row = Vec::new();
+        let mut plus = false;
+        for ch in rank.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                row.extend(std::iter::repeat_n(String::new(), d as usize));
+            } else if ch == '+' {
+                plus = true;
+            } else {
+                let c = if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() };
+                row.push(if plus { format!("+{c}") } else { c.to_string() });
+                plus = false;
+            }
+        }
+        row.reverse();
+        cells.push(row);
+    }
+    cells.reverse();
+    let board: Vec<String> = cells
+        .iter()
+        .map(|row| {
+            let (mut out, mut empty) = (String::new(), 0);
+            for c in row {
+                if c.is_empty() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push_str(c);
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    let hands: String = f[2]
+        .chars()
+        .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else if c.is_ascii_lowercase() { c.to_ascii_uppercase() } else { c })
+        .collect();
+    let side = if f[1] == "b" { "w" } else { "b" };
+    format!("{} {side} {hands} 1", board.join("/"))
+}
+
+#[test]
+fn white_attacker_and_shared_table() {
+    // One solver (one table) for both colours: the answers must not mix.
+    let mut solver = Solver::new(16);
+    let stop = AtomicBool::new(false);
+    for p in load("mate_short.txt").into_iter().chain(load("special.txt")) {
+        for sfen in [p.sfen.clone(), flip_sfen(&p.sfen), p.sfen.clone()] {
+            let pos = Position::from_sfen(&sfen).expect("flipped sfen");
+            match solver.solve(&pos, None, &stop, 20_000_000) {
+                MateResult::Mate(line) => {
+                    assert_mating_line(&sfen, &line, &p.label);
+                    assert_eq!(line.len(), p.plies, "{} ({sfen})", p.label);
+                }
+                MateResult::NoMate => assert_eq!(p.plies, 0, "{} ({sfen})", p.label),
+                MateResult::Timeout => panic!("{}: undecided", p.label),
+            }
+        }
+    }
 }
