@@ -1067,18 +1067,25 @@ impl Solver {
 
     /// A mating first move if a mate is proved within `max_nodes` nodes.
     pub fn quick_mate(&mut self, pos: &Position, max_nodes: u64) -> Option<Move> {
+        self.quick_mate_in(&mut pos.clone(), max_nodes).map(|(m, _)| m)
+    }
+
+    /// `quick_mate` on the caller's position (left as it was found), without copying
+    /// it: the form the playing search uses at its nodes. Also gives the length in
+    /// plies of the mate found (an upper bound on the shortest one).
+    pub fn quick_mate_in(&mut self, p: &mut Position, max_nodes: u64) -> Option<(Move, u16)> {
         let never = AtomicBool::new(false);
-        let mut p = pos.clone();
         self.stats = Stats::default();
         self.budget = u64::MAX;
         let depth = 64u16.min(MAX_PLY);
-        match self.ask(&mut p, depth, true, &never, None, max_nodes) {
+        match self.ask(p, depth, true, &never, None, max_nodes) {
             Answer::Yes(_) => {}
             _ => return None,
         }
+        let p = &*p;
         let mut list = MoveList::new();
         let mut kids = Vec::new();
-        gen_node_moves(&p, true, &mut list, &mut kids);
+        gen_node_moves(p, true, &mut list, &mut kids);
         let hand = p.hand(p.side_to_move());
         kids.iter()
             .filter_map(|c| {
@@ -1086,7 +1093,7 @@ impl Solver {
                 (r.pn == 0).then_some((r.len, c.m))
             })
             .min_by_key(|&(l, _)| l)
-            .map(|(_, m)| m)
+            .map(|(l, m)| (m, l.saturating_add(1)))
     }
 }
 

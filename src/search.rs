@@ -401,9 +401,22 @@ struct Worker {
     /// `(piece, to)` index of the move made at each ply (0 for a null move).
     cont_idx: Vec<usize>,
     counter: Vec<[Move; 81]>,
+    /// Small df-pn solver for mate probes inside the tree.
+    mate: crate::mate::Solver,
     best_changes: u32,
     completed_depth: i32,
 }
+
+/// Shallowest remaining depth at which a node runs a df-pn mate probe.
+const MATE_PROBE_DEPTH: i32 = 8;
+/// Shallowest remaining depth for a probe at a non-PV node.
+const MATE_PROBE_DEPTH_NON_PV: i32 = 99;
+/// Node budget of a probe at a non-PV node.
+const MATE_PROBE_NODES: u64 = 200;
+/// Node budget of a probe at a PV node.
+const MATE_PROBE_PV_NODES: u64 = 300;
+/// Entries of each thread's probe table (kept between searches).
+const MATE_PROBE_TABLE: u64 = 1 << 16;
 
 fn mate_in(ply: usize) -> i32 {
     VALUE_MATE - ply as i32
@@ -479,6 +492,7 @@ impl Worker {
             cont: tables.cont,
             cont_idx: vec![0; MAX_PLY + 4],
             counter: tables.counter,
+            mate: tables.mate,
             best_changes: 0,
             completed_depth: 0,
         }
@@ -745,6 +759,20 @@ impl Worker {
                 }
                 self.shared.tt.store(key, m, to_tt(v, ply), eval, depth.min(MAX_PLY as i32), Bound::Exact);
                 return v;
+            }
+            // A short df-pn probe where the subtree is big enough to pay for it.
+            if depth >= if pv_node { MATE_PROBE_DEPTH } else { MATE_PROBE_DEPTH_NON_PV } && beta < MATE_IN_MAX {
+                let budget = if pv_node { MATE_PROBE_PV_NODES } else { MATE_PROBE_NODES };
+                if let Some((m, len)) = self.mate.quick_mate_in(&mut self.pos, budget) {
+                    let v = mate_in(ply + len as usize);
+                    if pv_node {
+                        self.pv[ply][0] = m;
+                        self.pv_len[ply] = 1;
+                    }
+                    // The probe's line may not be the shortest: a lower bound.
+                    self.shared.tt.store(key, m, to_tt(v, ply), eval, depth.min(MAX_PLY as i32), Bound::Lower);
+                    return v;
+                }
             }
         }
         let mut scores = [0i32; MAX_MOVES];
@@ -1259,7 +1287,21 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
             .collect();
     }
 
-    if !root_moves.is_empty() {
+    let root_mate = if !root_moves.is_empty() && limits.searchmoves.is_empty() && cfg.multipv <= 1 {
+        root_mate_probe(&shared, pos, &out, cfg.verbose)
+    } else {
+        None
+    };
+    if let Some(line) = root_mate {
+        // Pondering or infinite: wait for ponderhit or stop before answering.
+        while !shared.stopped() && (shared.pondering.load(Ordering::Relaxed) || shared.infinite.load(Ordering::Relaxed)) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        result.best = line[0].to_string();
+        result.ponder = line.get(1).copied();
+        result.score = mate_in(line.len());
+        result.depth = line.len() as i32;
+    } else if !root_moves.is_empty() {
         let max_depth = limits
             .depth
             .or(if cfg.depth_limit > 0 { Some(cfg.depth_limit) } else { None })
@@ -1335,11 +1377,49 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
     result
 }
 
+/// Runs the df-pn solver on the root for a small share of the time budget; on a
+/// proved mate prints its `info` line and returns the mating line (legal, attacker
+/// first, ending in mate).
+fn root_mate_probe(shared: &Shared, pos: &Position, out: &Sink, verbose: bool) -> Option<Vec<Move>> {
+    let timed = shared.timed.load(Ordering::Relaxed);
+    let budget = if timed { (shared.optimum_ms.load(Ordering::Relaxed) * 25).clamp(5_000, 500_000) } else { 50_000 };
+    let cap = if timed { Some(std::time::Duration::from_millis((shared.optimum_ms.load(Ordering::Relaxed) / 10).max(1))) } else { None };
+    let mut solver = crate::mate::Solver::for_nodes(budget);
+    let line = match solver.solve(pos, cap, &shared.stop, budget) {
+        crate::mate::MateResult::Mate(line) if !line.is_empty() => line,
+        _ => return None,
+    };
+    // Trust but verify: every move legal and the line ends in mate.
+    let mut p = pos.clone();
+    for &m in &line {
+        if !crate::movegen::is_legal(&p, m) {
+            return None;
+        }
+        p.do_move(m);
+    }
+    if !(p.in_check() && legal_moves(&p).is_empty()) {
+        return None;
+    }
+    if verbose {
+        let elapsed = shared.elapsed().max(1);
+        let nodes = solver.stats.nodes;
+        let pv: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+        out(&format!(
+            "info depth {n} seldepth {n} score mate {n} nodes {nodes} nps {} time {elapsed} pv {}",
+            nodes * 1000 / elapsed,
+            pv.join(" "),
+            n = line.len()
+        ));
+    }
+    Some(line)
+}
+
 /// Move-ordering tables of one thread, kept between searches of a game.
 struct Tables {
     history: Vec<[i32; 81]>,
     cont: Vec<i16>,
     counter: Vec<[Move; 81]>,
+    mate: crate::mate::Solver,
 }
 
 static TABLE_POOL: Lazy<Mutex<Vec<Tables>>> = Lazy::new(|| Mutex::new(Vec::new()));
@@ -1350,12 +1430,13 @@ fn take_tables() -> Tables {
         history: vec![[0; 81]; 32],
         cont: vec![0; CONT_N * CONT_N],
         counter: vec![[Move::NONE; 81]; 32],
+        mate: crate::mate::Solver::for_nodes(MATE_PROBE_TABLE),
     })
 }
 
 fn give_back_tables(w: Worker) {
     if let Ok(mut p) = TABLE_POOL.lock() {
-        p.push(Tables { history: w.history, cont: w.cont, counter: w.counter });
+        p.push(Tables { history: w.history, cont: w.cont, counter: w.counter, mate: w.mate });
     }
 }
 

@@ -90,3 +90,24 @@ fn search_avoids_losing_perpetual_and_takes_draw() {
     assert_ne!(bm, "resign");
     assert!(last_score(&lines).is_some());
 }
+
+/// A mate far beyond a 2-ply alpha-beta search: the root df-pn probe finds it and
+/// reports the whole line.
+#[test]
+fn root_mate_probe_finds_mate_in_11_at_depth_2() {
+    let sfen = "2s1k1s2/2ppn4/1b3S3/3G5/1+R5G1/9/9/9/K8 b RB2gs3n4l16p 1";
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {sfen}"));
+    let (bm, _, lines) = e.go("depth 2");
+    assert_eq!(last_score(&lines), Some(("mate".to_string(), 11)), "{lines:?}");
+    assert_eq!(bm, "4c5b+");
+    let pv_line = lines.iter().rev().find(|l| l.contains(" pv ")).expect("a pv");
+    let mut pos = Position::from_sfen(sfen).unwrap();
+    let pv: Vec<&str> = pv_line.split(" pv ").nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(pv.len(), 11);
+    for m in pv {
+        let mv = pos.parse_usi_move(m).expect("legal pv move");
+        pos.do_move(mv);
+    }
+    assert!(pos.in_check() && hisha::movegen::legal_moves(&pos).is_empty());
+}
