@@ -162,7 +162,23 @@ impl Weights {
     }
 }
 
-static WEIGHTS: Lazy<Weights> = Lazy::new(Weights::default_weights);
+#[path = "eval_weights.rs"]
+mod tuned;
+
+impl Weights {
+    /// The weights fitted by the tuner (`examples/tune.rs`), embedded in the binary.
+    /// A table of the wrong length (the layout changed since it was fitted) is ignored
+    /// in favour of the hand-set weights; a test keeps the committed table in step.
+    pub fn tuned() -> Weights {
+        if tuned::TUNED.len() == NUM_PARAMS {
+            Weights { params: tuned::TUNED.to_vec() }
+        } else {
+            Weights::default_weights()
+        }
+    }
+}
+
+static WEIGHTS: Lazy<Weights> = Lazy::new(Weights::tuned);
 
 /// The weights in use.
 #[inline(always)]
@@ -185,26 +201,83 @@ fn sign(c: Color) -> i32 {
     }
 }
 
+/// Receives the weighted terms of the evaluation: `coef / div` times the weight at
+/// `idx`. Summing gives the evaluation; recording gives the features a tuner fits.
+pub trait Terms {
+    /// The weights the terms refer to.
+    fn weights(&self) -> &[i32];
+    /// Adds `coef * w[idx] / div` (integer division when summing).
+    fn add(&mut self, idx: usize, coef: i32, div: i32);
+}
+
+/// Sums the terms with integer arithmetic: the evaluation itself.
+pub struct Sum<'a> {
+    /// The weights.
+    pub w: &'a [i32],
+    /// The running total.
+    pub total: i32,
+}
+
+impl Terms for Sum<'_> {
+    #[inline(always)]
+    fn weights(&self) -> &[i32] {
+        self.w
+    }
+    #[inline(always)]
+    fn add(&mut self, idx: usize, coef: i32, div: i32) {
+        self.total += if div == 1 { coef * self.w[idx] } else { coef * self.w[idx] / div };
+    }
+}
+
+/// Records the terms as (weight index, coefficient) pairs, for tuning.
+pub struct Trace<'a> {
+    /// The weights (used where the evaluation is not linear in them).
+    pub w: &'a [i32],
+    /// The recorded terms.
+    pub terms: Vec<(usize, f32)>,
+}
+
+impl Terms for Trace<'_> {
+    fn weights(&self) -> &[i32] {
+        self.w
+    }
+    fn add(&mut self, idx: usize, coef: i32, div: i32) {
+        if coef != 0 {
+            self.terms.push((idx, coef as f32 / div as f32));
+        }
+    }
+}
+
+fn sum_with(w: &[i32], f: impl FnOnce(&mut Sum)) -> i32 {
+    let mut t = Sum { w, total: 0 };
+    f(&mut t);
+    t.total
+}
+
 /// The incremental part (material of board and hands plus piece-square values) from
 /// scratch, from Black's point of view.
 pub fn material_psq(pos: &Position) -> i32 {
-    let w = weights();
-    let mut s = 0;
+    sum_with(weights(), |t| material_psq_terms(pos, t))
+}
+
+/// The terms of `material_psq`.
+pub fn material_psq_terms(pos: &Position, t: &mut impl Terms) {
     for sq in pos.occupied() {
         let pc = pos.piece_on(sq);
         let pt = pc.kind();
-        s += sign(pc.color()) * (w[OFF_BOARD + pt.index()] + psq(w, pc.color(), pt, sq));
+        let s = if pc.color() == Color::Black { sq } else { sq.flip() };
+        t.add(OFF_BOARD + pt.index(), sign(pc.color()), 1);
+        t.add(OFF_PSQ + pt.index() * 81 + s.index(), sign(pc.color()), 1);
     }
     for c in Color::ALL {
         let h = pos.hand(c);
         for pt in PieceType::HAND {
-            s += sign(c) * h.count(pt) as i32 * w[OFF_HAND + pt.index()];
+            t.add(OFF_HAND + pt.index(), sign(c) * h.count(pt) as i32, 1);
             if h.has(pt) {
-                s += sign(c) * w[OFF_HAND_FIRST + pt.index()];
+                t.add(OFF_HAND_FIRST + pt.index(), sign(c), 1);
             }
         }
     }
-    s
 }
 
 /// Change of `material_psq` caused by the legal move `m` (call before `do_move`).
@@ -250,20 +323,22 @@ static NEAR: Lazy<[Bitboard; 81]> = Lazy::new(|| {
 
 /// King-relative terms from Black's point of view.
 pub fn king_terms(pos: &Position) -> i32 {
-    let w = weights();
-    let mut s = 0;
-    let occ = pos.occupied();
+    sum_with(weights(), |t| king_terms_of(pos, t))
+}
+
+/// The terms of `king_terms`. The attack units (and so the quadratic danger) use the
+/// current weights; the result is linear in the danger scale or cap.
+pub fn king_terms_of(pos: &Position, t: &mut impl Terms) {
+    let occ_all = pos.occupied();
     let near = &*NEAR;
     for kc in Color::ALL {
+        let w = t.weights();
+        let sg = sign(kc);
         let ksq = pos.king_square(kc);
-        let occ = occ & near[ksq.index()];
         let (kf, kr) = (ksq.file() as i32, ksq.rank() as i32);
         let flip = if kc == Color::Black { 1 } else { -1 };
-        let mut own = 0;
-        let mut enemy = 0;
         let zone = king_attacks(ksq);
         let mut units = 0;
-        let all = pos.occupied();
         // Enemy sliders outside the box can still reach the zone.
         let them = kc.flip();
         let far = (pos.pieces(PieceType::Rook)
@@ -275,10 +350,9 @@ pub fn king_terms(pos: &Position) -> i32 {
             & !near[ksq.index()];
         for sq in far {
             let pt = pos.piece_on(sq).kind();
-            let n = (piece_attacks(them, pt, sq, all) & zone).count() as i32;
-            units += n * w[OFF_ATT + pt.index()];
+            units += (piece_attacks(them, pt, sq, occ_all) & zone).count() as i32 * w[OFF_ATT + pt.index()];
         }
-        for sq in occ {
+        for sq in occ_all & near[ksq.index()] {
             let pc = pos.piece_on(sq);
             let pt = pc.kind();
             if pt == PieceType::King {
@@ -287,51 +361,66 @@ pub fn king_terms(pos: &Position) -> i32 {
             let dx = (sq.file() as i32 - kf) * flip;
             let dy = (sq.rank() as i32 - kr) * flip;
             let i = koff(dx, dy);
-            let n = (piece_attacks(pc.color(), pt, sq, all) & zone).count() as i32;
+            let n = (piece_attacks(pc.color(), pt, sq, occ_all) & zone).count() as i32;
+            let w = t.weights();
             if pc.color() == kc {
-                own += w[OFF_KOWN + pt.index() * 289 + i];
                 units -= n * w[OFF_DEF + pt.index()];
+                t.add(OFF_KOWN + pt.index() * 289 + i, sg, 1);
             } else {
-                enemy += w[OFF_KENEMY + pt.index() * 289 + i];
                 units += n * w[OFF_ATT + pt.index()];
+                t.add(OFF_KENEMY + pt.index() * 289 + i, -sg, 1);
             }
         }
         // Exposure against the enemy's hand.
         let open = (king_attacks(ksq) & !pos.color_pieces(kc)).count() as i32;
-        let eh = pos.hand(kc.flip());
-        let mut hand_threat = 0;
+        let eh = pos.hand(them);
         for pt in PieceType::HAND {
             if eh.has(pt) {
-                hand_threat += w[OFF_EXPOSURE + pt.index()] * (1 + eh.count(pt).min(3) as i32) / 2;
+                t.add(OFF_EXPOSURE + pt.index(), -sg * open * (1 + eh.count(pt).min(3) as i32), 2);
             }
         }
-        let danger = open * hand_threat;
+        let w = t.weights();
         let eh_units: i32 =
             PieceType::HAND.iter().filter(|&&pt| eh.has(pt)).map(|&pt| w[OFF_HANDATT + pt.index()]).sum();
         units += eh_units + open * w[OFF_DANGER];
-        let attack = if units > 0 { (units * units * w[OFF_DANGER + 1] / 64).min(w[OFF_DANGER + 2]) } else { 0 };
-        s += sign(kc) * (own - enemy - danger - attack);
+        if units > 0 {
+            if units * units * w[OFF_DANGER + 1] / 64 < w[OFF_DANGER + 2] {
+                t.add(OFF_DANGER + 1, -sg * units * units, 64);
+            } else {
+                t.add(OFF_DANGER + 2, -sg, 1);
+            }
+        }
     }
-    s
 }
 
 const SLIDERS: [PieceType; 5] = [PieceType::Lance, PieceType::Bishop, PieceType::Rook, PieceType::Horse, PieceType::Dragon];
 
 /// Mobility of the sliding pieces from Black's point of view.
 pub fn mobility(pos: &Position) -> i32 {
-    let w = weights();
+    sum_with(weights(), |t| mobility_terms(pos, t))
+}
+
+/// The terms of `mobility`.
+pub fn mobility_terms(pos: &Position, t: &mut impl Terms) {
     let occ = pos.occupied();
-    let mut s = 0;
     for c in Color::ALL {
         let own = pos.color_pieces(c);
         for pt in SLIDERS {
             for sq in pos.pieces_of(c, pt) {
                 let n = (piece_attacks(c, pt, sq, occ) & !own).count() as i32;
-                s += sign(c) * (n - w[OFF_MOB_BASE + pt.index()]) * w[OFF_MOB + pt.index()];
+                let base = t.weights()[OFF_MOB_BASE + pt.index()];
+                t.add(OFF_MOB + pt.index(), sign(c) * (n - base), 1);
             }
         }
     }
-    s
+}
+
+/// Every term of the evaluation from Black's point of view (side-to-move bonus included).
+pub fn all_terms(pos: &Position, t: &mut impl Terms) {
+    material_psq_terms(pos, t);
+    king_terms_of(pos, t);
+    mobility_terms(pos, t);
+    t.add(OFF_TEMPO, sign(pos.side_to_move()), 1);
 }
 
 /// Full evaluation for the side to move, given the incrementally kept `material_psq`
@@ -339,8 +428,11 @@ pub fn mobility(pos: &Position) -> i32 {
 #[inline]
 pub fn evaluate_with(pos: &Position, mat: i32) -> i32 {
     let v = mat + king_terms(pos) + mobility(pos);
-    let v = if pos.side_to_move() == Color::Black { v } else { -v };
-    v + weights()[OFF_TEMPO]
+    if pos.side_to_move() == Color::Black {
+        v + weights()[OFF_TEMPO]
+    } else {
+        -v + weights()[OFF_TEMPO]
+    }
 }
 
 /// Full evaluation for the side to move, from scratch.
@@ -370,6 +462,34 @@ mod tests {
             pos.do_move(m);
             assert_eq!(mat, material_psq(&pos), "after {m}");
         }
+    }
+
+    #[test]
+    fn traced_terms_add_up_to_the_evaluation() {
+        crate::init();
+        let w = weights();
+        let mut pos = Position::from_sfen("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1").unwrap();
+        let mut seed = 777u64;
+        for _ in 0..200 {
+            let mut trace = Trace { w, terms: Vec::new() };
+            all_terms(&pos, &mut trace);
+            let traced: f32 = trace.terms.iter().map(|&(i, c)| c * w[i] as f32).sum();
+            let black = if pos.side_to_move() == Color::Black { evaluate(&pos) } else { -evaluate(&pos) };
+            // Integer division in the summed form: at most one centipawn per divided term.
+            assert!((traced - black as f32).abs() <= 8.0, "traced {traced} vs {black} at {}", pos.to_sfen());
+            let list = legal_moves(&pos);
+            if list.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            pos.do_move(list.as_slice()[(seed >> 33) as usize % list.len()]);
+        }
+    }
+
+    #[test]
+    fn embedded_table_matches_the_layout() {
+        assert_eq!(tuned::TUNED.len(), NUM_PARAMS);
+        assert_eq!(tuned::TUNED[OFF_BOARD + PieceType::King.index()], 0);
     }
 
     #[test]

@@ -1,0 +1,118 @@
+//! Self-play data for tuning the evaluation: plays fast fixed-node games from randomised
+//! openings and writes one line per quiet position, `SFEN<TAB>score<TAB>result`, with the
+//! search score and the game result (1, 0.5, 0) both from Black's point of view.
+//!
+//! Usage: cargo run --release --example gensfen -- GAMES NODES SEED OUT
+
+use hisha::movegen::legal_moves;
+use hisha::position::Position;
+use hisha::search::{repetition, think, Config, Limits, Repetition, Shared, Sink};
+use hisha::tt::TranspositionTable;
+use hisha::types::Color;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::io::Write;
+use std::sync::Arc;
+
+const ADJUDICATE: i32 = 3000;
+const MAX_PLIES: u32 = 320;
+
+fn main() {
+    hisha::init();
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 5 {
+        eprintln!("usage: gensfen GAMES NODES SEED OUT");
+        std::process::exit(2);
+    }
+    let parse = |i: usize| -> u64 {
+        args[i].parse().unwrap_or_else(|_| {
+            eprintln!("error: '{}' is not a number", args[i]);
+            std::process::exit(2)
+        })
+    };
+    let (games, nodes, seed) = (parse(1), parse(2), parse(3));
+    let mut out = match std::fs::File::create(&args[4]) {
+        Ok(f) => std::io::BufWriter::new(f),
+        Err(e) => {
+            eprintln!("error: cannot create {}: {e}", args[4]);
+            std::process::exit(2)
+        }
+    };
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let (tt, _) = TranspositionTable::new(16);
+    let tt = Arc::new(tt);
+    let cfg = Config { verbose: false, ..Config::default() };
+    let sink: Sink = Arc::new(|_: &str| {});
+    let (mut wins, mut draws, mut positions) = (0u64, 0u64, 0u64);
+    for g in 0..games {
+        let mut pos = Position::startpos();
+        let random_plies = rng.gen_range(2..=10);
+        let mut ok = true;
+        for _ in 0..random_plies {
+            let list = legal_moves(&pos);
+            if list.is_empty() {
+                ok = false;
+                break;
+            }
+            let m = list.as_slice()[rng.gen_range(0..list.len())];
+            pos.do_move(m);
+        }
+        if !ok {
+            continue;
+        }
+        tt.clear();
+        let mut records: Vec<(String, i32)> = Vec::new();
+        // Result from Black's point of view.
+        let result: f32 = loop {
+            let us = pos.side_to_move();
+            let stm_result = |win: bool| if (us == Color::Black) == win { 1.0 } else { 0.0 };
+            if legal_moves(&pos).is_empty() {
+                break stm_result(false);
+            }
+            match repetition(&pos) {
+                Repetition::Draw => break 0.5,
+                Repetition::Win => break stm_result(true),
+                Repetition::Lose => break stm_result(false),
+                _ => {}
+            }
+            if pos.plies_played() as u32 >= MAX_PLIES {
+                break 0.5;
+            }
+            let shared = Arc::new(Shared::new(tt.clone(), 1));
+            shared.set_budget(None);
+            let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+            let r = think(shared, &pos, &limits, &cfg, sink.clone());
+            if r.best == "win" {
+                break stm_result(true);
+            }
+            let Some(m) = pos.parse_usi_move(&r.best) else { break stm_result(false) };
+            if r.score.abs() >= ADJUDICATE {
+                break stm_result(r.score > 0);
+            }
+            let quiet = !pos.in_check() && !pos.is_capture(m) && !m.is_promotion();
+            if quiet {
+                let black_score = if us == Color::Black { r.score } else { -r.score };
+                records.push((pos.to_sfen(), black_score));
+            }
+            pos.do_move(m);
+        };
+        if result == 0.5 {
+            draws += 1;
+        } else if result == 1.0 {
+            wins += 1;
+        }
+        for (sfen, score) in &records {
+            if writeln!(out, "{sfen}\t{score}\t{result}").is_err() {
+                eprintln!("error: write failed");
+                std::process::exit(1);
+            }
+        }
+        positions += records.len() as u64;
+        if (g + 1) % 50 == 0 {
+            let _ = out.flush();
+            eprintln!("games {} black wins {wins} draws {draws} positions {positions}", g + 1);
+        }
+    }
+    let _ = out.flush();
+    eprintln!("done: games {games} black wins {wins} draws {draws} positions {positions}");
+}
