@@ -166,8 +166,8 @@ impl Weights {
 mod tuned;
 
 impl Weights {
-    /// The weights fitted by the tuner (`examples/tune.rs`), embedded in the binary.
-    /// A table of the wrong length (the layout changed since it was fitted) is ignored
+    /// The weight table embedded from `src/eval_weights.rs` (written by `examples/tune.rs`).
+    /// A table of the wrong length (the layout changed since it was written) is ignored
     /// in favour of the hand-set weights; a test keeps the committed table in step.
     pub fn tuned() -> Weights {
         if tuned::TUNED.len() == NUM_PARAMS {
@@ -188,8 +188,14 @@ pub fn weights() -> &'static [i32] {
 
 #[inline(always)]
 fn psq(w: &[i32], c: Color, pt: PieceType, sq: Square) -> i32 {
+    w[psq_index(c, pt, sq)]
+}
+
+/// Index of the piece-square weight of a `c` piece of kind `pt` on `sq` (White mirrored).
+#[inline(always)]
+fn psq_index(c: Color, pt: PieceType, sq: Square) -> usize {
     let s = if c == Color::Black { sq } else { sq.flip() };
-    w[OFF_PSQ + pt.index() * 81 + s.index()]
+    OFF_PSQ + pt.index() * 81 + s.index()
 }
 
 #[inline(always)]
@@ -265,9 +271,8 @@ pub fn material_psq_terms(pos: &Position, t: &mut impl Terms) {
     for sq in pos.occupied() {
         let pc = pos.piece_on(sq);
         let pt = pc.kind();
-        let s = if pc.color() == Color::Black { sq } else { sq.flip() };
         t.add(OFF_BOARD + pt.index(), sign(pc.color()), 1);
-        t.add(OFF_PSQ + pt.index() * 81 + s.index(), sign(pc.color()), 1);
+        t.add(psq_index(pc.color(), pt, sq), sign(pc.color()), 1);
     }
     for c in Color::ALL {
         let h = pos.hand(c);
@@ -428,11 +433,8 @@ pub fn all_terms(pos: &Position, t: &mut impl Terms) {
 #[inline]
 pub fn evaluate_with(pos: &Position, mat: i32) -> i32 {
     let v = mat + king_terms(pos) + mobility(pos);
-    if pos.side_to_move() == Color::Black {
-        v + weights()[OFF_TEMPO]
-    } else {
-        -v + weights()[OFF_TEMPO]
-    }
+    let v = if pos.side_to_move() == Color::Black { v } else { -v };
+    v + weights()[OFF_TEMPO]
 }
 
 /// Full evaluation for the side to move, from scratch.
