@@ -116,7 +116,9 @@ fn main() {
         .collect();
     // Hold out every tenth block of 1000 positions (whole games, nearly all of them:
     // positions of one game are consecutive and would otherwise leak into training).
-    let held = |i: usize| (i / 1000) % 10 == 9;
+    // Below 10,000 positions there is no tenth block: hold out every tenth position.
+    let block = if samples.len() >= 10_000 { 1000 } else { 1 };
+    let held = |i: usize| (i / block) % 10 == 9;
     let train: Vec<&Sample> = samples.iter().enumerate().filter(|(i, _)| !held(*i)).map(|(_, s)| s).collect();
     let valid: Vec<&Sample> = samples.iter().enumerate().filter(|(i, _)| held(*i)).map(|(_, s)| s).collect();
 

@@ -1,11 +1,13 @@
-//! Static evaluation: material (board and hand), piece-square values, and king safety
-//! (own defenders and enemy attackers near each king, king exposure against enemy
-//! hand pieces).
+//! Static evaluation: material (board and hand), piece-square values, king safety
+//! (own defenders and enemy attackers near each king, attack units on the squares
+//! around it, safe drop checks and exposure against the enemy's hand), slider mobility
+//! and threats (hanging pieces, pieces hit by pawns or lesser pieces, loose pieces).
 //!
 //! Every weight lives in one flat table (`Weights::params`) with fixed offsets so a
 //! tuning pipeline can learn and embed them. The material and piece-square part is
 //! updated incrementally by the search through `delta` (computed before `do_move`);
-//! the king-relative part is computed at each evaluation from the piece lists.
+//! everything else comes from one pass over the pieces that computes each piece's
+//! attacks once (`piece_terms`).
 
 use crate::attacks::{king_attacks, piece_attacks};
 use crate::bitboard::Bitboard;
@@ -39,8 +41,20 @@ pub const OFF_MOB: usize = OFF_DANGER + 3;
 pub const OFF_MOB_BASE: usize = OFF_MOB + 15;
 /// Offset of the extra value of the first piece of each kind in hand (`[unpromoted type]`).
 pub const OFF_HAND_FIRST: usize = OFF_MOB_BASE + 15;
+/// Offset of the attack units per zone square the enemy hits and only the king defends.
+pub const OFF_WEAK: usize = OFF_HAND_FIRST + 8;
+/// Offset of the attack units per hand kind that has a safe drop check (`[unpromoted type]`).
+pub const OFF_SAFECHK: usize = OFF_WEAK + 1;
+/// Offset of the penalties for attacked, undefended pieces: `[0 = side to move, 1 = other][piece type]`.
+pub const OFF_HANG: usize = OFF_SAFECHK + 8;
+/// Offset of the penalties for non-pawn pieces attacked by an enemy pawn (`[piece type]`).
+pub const OFF_PAWN_THREAT: usize = OFF_HANG + 30;
+/// Offset of the penalties for undefended non-pawn pieces while the enemy holds a non-pawn piece in hand.
+pub const OFF_LOOSE: usize = OFF_PAWN_THREAT + 15;
+/// Offset of the penalties for pieces attacked by an enemy lance, knight, silver or gold-mover (`[piece type]`).
+pub const OFF_MINOR_THREAT: usize = OFF_LOOSE + 15;
 /// Offset of the side-to-move bonus.
-pub const OFF_TEMPO: usize = OFF_HAND_FIRST + 8;
+pub const OFF_TEMPO: usize = OFF_MINOR_THREAT + 15;
 /// Number of parameters.
 pub const NUM_PARAMS: usize = OFF_TEMPO + 1;
 
@@ -157,6 +171,24 @@ impl Weights {
         // Tried [0, 40, 10, 15, 20, 25, 30, 20]: 6-12 in self-play, so off until tuned.
         let first = [0; 8];
         p[OFF_HAND_FIRST..OFF_HAND_FIRST + 8].copy_from_slice(&first);
+        p[OFF_WEAK] = 1;
+        let safechk = [0, 0, 2, 3, 3, 3, 5, 4];
+        p[OFF_SAFECHK..OFF_SAFECHK + 8].copy_from_slice(&safechk);
+        for pt in PieceType::ALL {
+            if pt == PieceType::King {
+                continue;
+            }
+            let v = PIECE_VALUE[pt.index()];
+            p[OFF_HANG + pt.index()] = v / 6;
+            p[OFF_HANG + 15 + pt.index()] = v / 16;
+            if pt != PieceType::Pawn {
+                p[OFF_PAWN_THREAT + pt.index()] = v / 10;
+                p[OFF_LOOSE + pt.index()] = if v >= 800 { 25 } else { 12 };
+            }
+            if v >= 800 {
+                p[OFF_MINOR_THREAT + pt.index()] = v / 12;
+            }
+        }
         p[OFF_TEMPO] = 25;
         Weights { params: p }
     }
@@ -313,7 +345,7 @@ pub fn delta(pos: &Position, m: Move) -> i32 {
 }
 
 /// Squares within three files and three ranks of each square (the king-relative
-/// tables are zero outside this box, so only pieces inside it are visited).
+/// tables are zero outside this box).
 static NEAR: Lazy<[Bitboard; 81]> = Lazy::new(|| {
     let mut t = [Bitboard::EMPTY; 81];
     for a in Square::all() {
@@ -326,95 +358,156 @@ static NEAR: Lazy<[Bitboard; 81]> = Lazy::new(|| {
     t
 });
 
-/// King-relative terms from Black's point of view.
-pub fn king_terms(pos: &Position) -> i32 {
-    sum_with(weights(), |t| king_terms_of(pos, t))
+#[inline(always)]
+fn is_slider(pt: PieceType) -> bool {
+    matches!(pt, PieceType::Lance | PieceType::Bishop | PieceType::Rook | PieceType::Horse | PieceType::Dragon)
 }
 
-/// The terms of `king_terms`. The attack units (and so the quadratic danger) use the
-/// current weights; the result is linear in the danger scale or cap.
-pub fn king_terms_of(pos: &Position, t: &mut impl Terms) {
-    let occ_all = pos.occupied();
+/// Index into the king-relative tables of a piece on `sq` seen from the king on `ksq`
+/// of colour `kc` (in the king's own orientation).
+#[inline(always)]
+fn king_rel(kc: Color, ksq: Square, sq: Square) -> usize {
+    let flip = if kc == Color::Black { 1 } else { -1 };
+    let dx = (sq.file() as i32 - ksq.file() as i32) * flip;
+    let dy = (sq.rank() as i32 - ksq.rank() as i32) * flip;
+    koff(dx, dy)
+}
+
+/// Empty squares where the enemy of `kc` could drop a `pt` that checks the king on `ksq`
+/// and is not taken at once: not `defended` by kc's other pieces, and, next to the king,
+/// `supported` by the dropping side (or the king simply takes it).
+#[inline]
+pub fn safe_drop_checks(kc: Color, pt: PieceType, ksq: Square, occ: Bitboard, defended: Bitboard, supported: Bitboard) -> Bitboard {
+    // A piece of the enemy on s checks ksq exactly when kc's own `pt` on ksq would attack s.
+    piece_attacks(kc, pt, ksq, occ) & !occ & !defended & (!king_attacks(ksq) | supported)
+}
+
+/// King-relative, king-danger, mobility and threat terms from Black's point of view.
+pub fn piece_terms_value(pos: &Position) -> i32 {
+    sum_with(weights(), |t| piece_terms(pos, t))
+}
+
+/// Every term that needs the attacks of the pieces, from one pass over the board:
+/// pieces near each king (king-relative tables), attack and defence units on the squares
+/// around each king, safe drop checks from the enemy's hand, slider mobility, and threats
+/// (hanging pieces, pieces attacked by pawns, loose pieces against drops).
+pub fn piece_terms(pos: &Position, t: &mut impl Terms) {
+    let occ = pos.occupied();
     let near = &*NEAR;
-    for kc in Color::ALL {
+    let ksq = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    let zone = [king_attacks(ksq[0]), king_attacks(ksq[1])];
+    // Every square each side attacks (king included), and attacked by its non-king pieces.
+    let mut att = [zone[0], zone[1]];
+    let mut def = [Bitboard::EMPTY; 2];
+    let mut pawn_att = [Bitboard::EMPTY; 2];
+    let mut minor_att = [Bitboard::EMPTY; 2];
+    // Danger units against the king of each colour.
+    let mut units = [0i32; 2];
+    for c in Color::ALL {
+        pawn_att[c.index()] = pos.pieces_of(c, PieceType::Pawn).shift_forward(c);
+    }
+    for c in Color::ALL {
+        let ci = c.index();
+        let own_pieces = pos.color_pieces(c);
+        // Pawns at once: each attacks the one square in front, no two the same square.
+        let pawns = pos.pieces_of(c, PieceType::Pawn);
+        let pa = pawn_att[ci];
+        att[ci] |= pa;
+        def[ci] |= pa;
         let w = t.weights();
-        let sg = sign(kc);
-        let ksq = pos.king_square(kc);
-        let (kf, kr) = (ksq.file() as i32, ksq.rank() as i32);
-        let flip = if kc == Color::Black { 1 } else { -1 };
-        let zone = king_attacks(ksq);
-        let mut units = 0;
-        // Enemy sliders outside the box can still reach the zone.
-        let them = kc.flip();
-        let far = (pos.pieces(PieceType::Rook)
-            | pos.pieces(PieceType::Dragon)
-            | pos.pieces(PieceType::Bishop)
-            | pos.pieces(PieceType::Horse)
-            | pos.pieces(PieceType::Lance))
-            & pos.color_pieces(them)
-            & !near[ksq.index()];
-        for sq in far {
-            let pt = pos.piece_on(sq).kind();
-            units += (piece_attacks(them, pt, sq, occ_all) & zone).count() as i32 * w[OFF_ATT + pt.index()];
+        units[ci] -= (pa & zone[ci]).count() as i32 * w[OFF_DEF + PieceType::Pawn.index()];
+        units[1 - ci] += (pa & zone[1 - ci]).count() as i32 * w[OFF_ATT + PieceType::Pawn.index()];
+        for sq in pawns & near[ksq[ci].index()] {
+            t.add(OFF_KOWN + PieceType::Pawn.index() * 289 + king_rel(c, ksq[ci], sq), sign(c), 1);
         }
-        for sq in occ_all & near[ksq.index()] {
-            let pc = pos.piece_on(sq);
-            let pt = pc.kind();
-            if pt == PieceType::King {
+        for sq in pawns & near[ksq[1 - ci].index()] {
+            t.add(OFF_KENEMY + PieceType::Pawn.index() * 289 + king_rel(c.flip(), ksq[1 - ci], sq), sign(c), 1);
+        }
+        for pt in PieceType::ALL {
+            if pt == PieceType::Pawn || pt == PieceType::King {
                 continue;
             }
-            let dx = (sq.file() as i32 - kf) * flip;
-            let dy = (sq.rank() as i32 - kr) * flip;
-            let i = koff(dx, dy);
-            let n = (piece_attacks(pc.color(), pt, sq, occ_all) & zone).count() as i32;
-            let w = t.weights();
-            if pc.color() == kc {
-                units -= n * w[OFF_DEF + pt.index()];
-                t.add(OFF_KOWN + pt.index() * 289 + i, sg, 1);
-            } else {
-                units += n * w[OFF_ATT + pt.index()];
-                t.add(OFF_KENEMY + pt.index() * 289 + i, -sg, 1);
+            for sq in pos.pieces_of(c, pt) {
+                let a = piece_attacks(c, pt, sq, occ);
+                att[ci] |= a;
+                def[ci] |= a;
+                if !matches!(pt, PieceType::Bishop | PieceType::Rook | PieceType::Horse | PieceType::Dragon) {
+                    minor_att[ci] |= a;
+                }
+                let w = t.weights();
+                // Defending own king, attacking the enemy's.
+                units[ci] -= (a & zone[ci]).count() as i32 * w[OFF_DEF + pt.index()];
+                units[1 - ci] += (a & zone[1 - ci]).count() as i32 * w[OFF_ATT + pt.index()];
+                if near[ksq[ci].index()].has(sq) {
+                    t.add(OFF_KOWN + pt.index() * 289 + king_rel(c, ksq[ci], sq), sign(c), 1);
+                }
+                if near[ksq[1 - ci].index()].has(sq) {
+                    t.add(OFF_KENEMY + pt.index() * 289 + king_rel(c.flip(), ksq[1 - ci], sq), sign(c), 1);
+                }
+                if is_slider(pt) {
+                    let n = (a & !own_pieces).count() as i32;
+                    let base = t.weights()[OFF_MOB_BASE + pt.index()];
+                    t.add(OFF_MOB + pt.index(), sign(c) * (n - base), 1);
+                }
             }
         }
+    }
+    let stm = pos.side_to_move();
+    for kc in Color::ALL {
+        let (ki, them) = (kc.index(), kc.flip());
+        let ti = them.index();
+        let sg = sign(kc);
+        let k = ksq[ki];
         // Exposure against the enemy's hand.
-        let open = (king_attacks(ksq) & !pos.color_pieces(kc)).count() as i32;
+        let open = (zone[ki] & !pos.color_pieces(kc)).count() as i32;
         let eh = pos.hand(them);
         for pt in PieceType::HAND {
             if eh.has(pt) {
                 t.add(OFF_EXPOSURE + pt.index(), -sg * open * (1 + eh.count(pt).min(3) as i32), 2);
             }
         }
-        let w = t.weights();
-        let eh_units: i32 =
-            PieceType::HAND.iter().filter(|&&pt| eh.has(pt)).map(|&pt| w[OFF_HANDATT + pt.index()]).sum();
-        units += eh_units + open * w[OFF_DANGER];
-        if units > 0 {
-            if units * units * w[OFF_DANGER + 1] / 64 < w[OFF_DANGER + 2] {
-                t.add(OFF_DANGER + 1, -sg * units * units, 64);
+        let w2 = t.weights();
+        let mut u = units[ki] + open * w2[OFF_DANGER];
+        // Squares next to the king the enemy hits and no other defender covers.
+        u += (zone[ki] & att[ti] & !def[ki]).count() as i32 * w2[OFF_WEAK];
+        // Drops that would check from a square we do not defend (next to the king the
+        // dropped piece must also be supported, or the king simply takes it).
+        for pt in PieceType::HAND {
+            if eh.has(pt) {
+                u += w2[OFF_HANDATT + pt.index()];
+                if pt != PieceType::Pawn {
+                    if safe_drop_checks(kc, pt, k, occ, def[ki], att[ti]).any() {
+                        u += w2[OFF_SAFECHK + pt.index()];
+                    }
+                }
+            }
+        }
+        if u > 0 {
+            if u * u * w2[OFF_DANGER + 1] / 64 < w2[OFF_DANGER + 2] {
+                t.add(OFF_DANGER + 1, -sg * u * u, 64);
             } else {
                 t.add(OFF_DANGER + 2, -sg, 1);
             }
         }
-    }
-}
-
-const SLIDERS: [PieceType; 5] = [PieceType::Lance, PieceType::Bishop, PieceType::Rook, PieceType::Horse, PieceType::Dragon];
-
-/// Mobility of the sliding pieces from Black's point of view.
-pub fn mobility(pos: &Position) -> i32 {
-    sum_with(weights(), |t| mobility_terms(pos, t))
-}
-
-/// The terms of `mobility`.
-pub fn mobility_terms(pos: &Position, t: &mut impl Terms) {
-    let occ = pos.occupied();
-    for c in Color::ALL {
-        let own = pos.color_pieces(c);
-        for pt in SLIDERS {
-            for sq in pos.pieces_of(c, pt) {
-                let n = (piece_attacks(c, pt, sq, occ) & !own).count() as i32;
-                let base = t.weights()[OFF_MOB_BASE + pt.index()];
-                t.add(OFF_MOB + pt.index(), sign(c) * (n - base), 1);
+        // Threats against kc's pieces.
+        let own = pos.color_pieces(kc) & !pos.pieces(PieceType::King);
+        let hang_off = OFF_HANG + if kc == stm { 0 } else { 15 };
+        for sq in own & att[ti] & !att[ki] {
+            t.add(hang_off + pos.piece_on(sq).kind().index(), -sg, 1);
+        }
+        for sq in own & pawn_att[ti] & !pos.pieces(PieceType::Pawn) {
+            t.add(OFF_PAWN_THREAT + pos.piece_on(sq).kind().index(), -sg, 1);
+        }
+        let majors = pos.pieces(PieceType::Bishop)
+            | pos.pieces(PieceType::Rook)
+            | pos.pieces(PieceType::Horse)
+            | pos.pieces(PieceType::Dragon);
+        for sq in own & majors & minor_att[ti] {
+            t.add(OFF_MINOR_THREAT + pos.piece_on(sq).kind().index(), -sg, 1);
+        }
+        if eh.has_except_pawn() {
+            for sq in own & !att[ki] & !att[ti] & !pos.pieces(PieceType::Pawn) {
+                t.add(OFF_LOOSE + pos.piece_on(sq).kind().index(), -sg, 1);
             }
         }
     }
@@ -423,8 +516,7 @@ pub fn mobility_terms(pos: &Position, t: &mut impl Terms) {
 /// Every term of the evaluation from Black's point of view (side-to-move bonus included).
 pub fn all_terms(pos: &Position, t: &mut impl Terms) {
     material_psq_terms(pos, t);
-    king_terms_of(pos, t);
-    mobility_terms(pos, t);
+    piece_terms(pos, t);
     t.add(OFF_TEMPO, sign(pos.side_to_move()), 1);
 }
 
@@ -432,7 +524,7 @@ pub fn all_terms(pos: &Position, t: &mut impl Terms) {
 /// value `mat` (Black's point of view).
 #[inline]
 pub fn evaluate_with(pos: &Position, mat: i32) -> i32 {
-    let v = mat + king_terms(pos) + mobility(pos);
+    let v = mat + piece_terms_value(pos);
     let v = if pos.side_to_move() == Color::Black { v } else { -v };
     v + weights()[OFF_TEMPO]
 }
@@ -494,11 +586,80 @@ mod tests {
         assert_eq!(tuned::TUNED[OFF_BOARD + PieceType::King.index()], 0);
     }
 
+    fn traced(sfen: &str) -> Vec<(usize, f32)> {
+        crate::init();
+        let pos = Position::from_sfen(sfen).unwrap();
+        let mut trace = Trace { w: weights(), terms: Vec::new() };
+        piece_terms(&pos, &mut trace);
+        trace.terms
+    }
+
+    fn fires(terms: &[(usize, f32)], idx: usize, coef: f32) -> bool {
+        terms.iter().any(|&(i, c)| i == idx && c == coef)
+    }
+
+    #[test]
+    fn hanging_piece_is_penalised_until_defended() {
+        let gold = PieceType::Gold.index();
+        // White's rook on 5c hits Black's gold on 5e; Black to move.
+        let hanging = traced("4k4/9/4r4/9/4G4/9/9/9/4K4 b - 1");
+        assert!(fires(&hanging, OFF_HANG + gold, -1.0));
+        // The same with White to move: the other table.
+        let theirs = traced("4k4/9/4r4/9/4G4/9/9/9/4K4 w - 1");
+        assert!(fires(&theirs, OFF_HANG + 15 + gold, -1.0) && !fires(&theirs, OFF_HANG + gold, -1.0));
+        // A pawn on 5f defends it.
+        let defended = traced("4k4/9/4r4/9/4G4/4P4/9/9/4K4 b - 1");
+        assert!(!defended.iter().any(|&(i, _)| (OFF_HANG..OFF_HANG + 30).contains(&i)));
+    }
+
+    #[test]
+    fn pawn_and_minor_threats() {
+        // White's pawn on 5d hits Black's silver on 5e.
+        let t = traced("4k4/9/9/4p4/4S4/9/9/9/4K4 b - 1");
+        assert!(fires(&t, OFF_PAWN_THREAT + PieceType::Silver.index(), -1.0));
+        // White's knight on 4c hits Black's rook on 5e; a rook hit by a pawn is both.
+        let t = traced("k8/9/5n3/9/4R4/9/9/9/4K4 b - 1");
+        assert!(fires(&t, OFF_MINOR_THREAT + PieceType::Rook.index(), -1.0));
+        assert!(!fires(&t, OFF_PAWN_THREAT + PieceType::Rook.index(), -1.0));
+        // Black's pieces as the targets of White's: the sign flips.
+        let t = traced("4k4/9/4r4/4P4/9/9/9/9/4K4 b - 1");
+        assert!(fires(&t, OFF_PAWN_THREAT + PieceType::Rook.index(), 1.0));
+    }
+
+    #[test]
+    fn loose_pieces_count_only_against_pieces_in_hand() {
+        let silver = PieceType::Silver.index();
+        assert!(fires(&traced("4k4/9/9/9/4S4/9/9/9/4K4 b g 1"), OFF_LOOSE + silver, -1.0));
+        // A pawn in hand forks nothing.
+        assert!(!fires(&traced("4k4/9/9/9/4S4/9/9/9/4K4 b p 1"), OFF_LOOSE + silver, -1.0));
+        assert!(!fires(&traced("4k4/9/9/9/4S4/9/9/9/4K4 b - 1"), OFF_LOOSE + silver, -1.0));
+    }
+
+    #[test]
+    fn safe_drop_checks_follow_defence_and_support() {
+        crate::init();
+        let sq = |s: &str| Square::from_usi(s).unwrap();
+        let bb = |s: &[&str]| s.iter().fold(Bitboard::EMPTY, |b, x| b.with(sq(x)));
+        let (k, occ) = (sq("5a"), bb(&["5a", "5i"]));
+        // A gold next to the king must be supported...
+        let g = safe_drop_checks(Color::White, PieceType::Gold, k, occ, Bitboard::EMPTY, bb(&["5b"]));
+        assert_eq!(g, bb(&["5b"]));
+        assert!(safe_drop_checks(Color::White, PieceType::Gold, k, occ, Bitboard::EMPTY, Bitboard::EMPTY).is_empty());
+        // ...and not defended by another White piece.
+        assert!(safe_drop_checks(Color::White, PieceType::Gold, k, occ, bb(&["5b"]), bb(&["5b"])).is_empty());
+        // A rook checks from a distance along the file and the rank, never from next to the king unsupported.
+        let r = safe_drop_checks(Color::White, PieceType::Rook, k, occ, bb(&["5e"]), Bitboard::EMPTY);
+        assert_eq!(r, bb(&["5c", "5d", "5f", "5g", "5h", "1a", "2a", "3a", "7a", "8a", "9a"]));
+        // A knight checks from the two squares it jumps from.
+        let n = safe_drop_checks(Color::White, PieceType::Knight, k, occ, Bitboard::EMPTY, Bitboard::EMPTY);
+        assert_eq!(n, bb(&["4c", "6c"]));
+    }
+
     #[test]
     fn start_position_is_balanced() {
         crate::init();
         let pos = Position::startpos();
         assert_eq!(material_psq(&pos), 0);
-        assert_eq!(king_terms(&pos), 0);
+        assert_eq!(piece_terms_value(&pos), 0);
     }
 }

@@ -241,10 +241,10 @@ impl Usi {
             }
             "d" => emit(self.pos.pretty().trim_end()),
             "eval" => emit(&format!(
-                "info string eval {} (material+psq {}, king terms {}, Black's view except the total)",
+                "info string eval {} (material+psq {}, piece terms {}, Black's view except the total)",
                 crate::eval::evaluate(&self.pos),
                 crate::eval::material_psq(&self.pos),
-                crate::eval::king_terms(&self.pos)
+                crate::eval::piece_terms_value(&self.pos)
             )),
             "quit" => {
                 self.finish_search();
