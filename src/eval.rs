@@ -363,14 +363,33 @@ fn is_slider(pt: PieceType) -> bool {
     matches!(pt, PieceType::Lance | PieceType::Bishop | PieceType::Rook | PieceType::Horse | PieceType::Dragon)
 }
 
-/// Index into the king-relative tables of a piece on `sq` seen from the king on `ksq`
-/// of colour `kc` (in the king's own orientation).
 #[inline(always)]
-fn king_rel(kc: Color, ksq: Square, sq: Square) -> usize {
+fn is_major(pt: PieceType) -> bool {
+    matches!(pt, PieceType::Bishop | PieceType::Rook | PieceType::Horse | PieceType::Dragon)
+}
+
+/// Index of the weight in the king-relative table at `off` (`OFF_KOWN` or `OFF_KENEMY`)
+/// for a piece of kind `pt` on `sq`, seen from the king of colour `kc` on `ksq` (in the
+/// king's own orientation).
+#[inline(always)]
+fn king_table_index(off: usize, kc: Color, ksq: Square, pt: PieceType, sq: Square) -> usize {
     let flip = if kc == Color::Black { 1 } else { -1 };
     let dx = (sq.file() as i32 - ksq.file() as i32) * flip;
     let dy = (sq.rank() as i32 - ksq.rank() as i32) * flip;
-    koff(dx, dy)
+    off + pt.index() * 289 + koff(dx, dy)
+}
+
+/// The king-relative table entries of a `c` piece of kind `pt` on `sq`: near its own king
+/// (`OFF_KOWN`) and near the enemy king (`OFF_KENEMY`), whichever box it stands in.
+#[inline(always)]
+fn king_relative_terms(t: &mut impl Terms, near: &[Bitboard; 81], ksq: &[Square; 2], c: Color, pt: PieceType, sq: Square) {
+    let (own_k, enemy_k) = (ksq[c.index()], ksq[c.flip().index()]);
+    if near[own_k.index()].has(sq) {
+        t.add(king_table_index(OFF_KOWN, c, own_k, pt, sq), sign(c), 1);
+    }
+    if near[enemy_k.index()].has(sq) {
+        t.add(king_table_index(OFF_KENEMY, c.flip(), enemy_k, pt, sq), sign(c), 1);
+    }
 }
 
 /// Empty squares where the enemy of `kc` could drop a `pt` that checks the king on `ksq`
@@ -396,32 +415,29 @@ pub fn piece_terms(pos: &Position, t: &mut impl Terms) {
     let near = &*NEAR;
     let ksq = [pos.king_square(Color::Black), pos.king_square(Color::White)];
     let zone = [king_attacks(ksq[0]), king_attacks(ksq[1])];
-    // Every square each side attacks (king included), and attacked by its non-king pieces.
-    let mut att = [zone[0], zone[1]];
+    // Every square each side's non-king pieces attack.
     let mut def = [Bitboard::EMPTY; 2];
     let mut pawn_att = [Bitboard::EMPTY; 2];
     let mut minor_att = [Bitboard::EMPTY; 2];
     // Danger units against the king of each colour.
     let mut units = [0i32; 2];
     for c in Color::ALL {
-        pawn_att[c.index()] = pos.pieces_of(c, PieceType::Pawn).shift_forward(c);
-    }
-    for c in Color::ALL {
         let ci = c.index();
         let own_pieces = pos.color_pieces(c);
         // Pawns at once: each attacks the one square in front, no two the same square.
         let pawns = pos.pieces_of(c, PieceType::Pawn);
-        let pa = pawn_att[ci];
-        att[ci] |= pa;
+        let pa = pawns.shift_forward(c);
+        pawn_att[ci] = pa;
         def[ci] |= pa;
         let w = t.weights();
         units[ci] -= (pa & zone[ci]).count() as i32 * w[OFF_DEF + PieceType::Pawn.index()];
         units[1 - ci] += (pa & zone[1 - ci]).count() as i32 * w[OFF_ATT + PieceType::Pawn.index()];
+        // Each box on its own: most pawns stand near one king only.
         for sq in pawns & near[ksq[ci].index()] {
-            t.add(OFF_KOWN + PieceType::Pawn.index() * 289 + king_rel(c, ksq[ci], sq), sign(c), 1);
+            t.add(king_table_index(OFF_KOWN, c, ksq[ci], PieceType::Pawn, sq), sign(c), 1);
         }
         for sq in pawns & near[ksq[1 - ci].index()] {
-            t.add(OFF_KENEMY + PieceType::Pawn.index() * 289 + king_rel(c.flip(), ksq[1 - ci], sq), sign(c), 1);
+            t.add(king_table_index(OFF_KENEMY, c.flip(), ksq[1 - ci], PieceType::Pawn, sq), sign(c), 1);
         }
         for pt in PieceType::ALL {
             if pt == PieceType::Pawn || pt == PieceType::King {
@@ -429,21 +445,15 @@ pub fn piece_terms(pos: &Position, t: &mut impl Terms) {
             }
             for sq in pos.pieces_of(c, pt) {
                 let a = piece_attacks(c, pt, sq, occ);
-                att[ci] |= a;
                 def[ci] |= a;
-                if !matches!(pt, PieceType::Bishop | PieceType::Rook | PieceType::Horse | PieceType::Dragon) {
+                if !is_major(pt) {
                     minor_att[ci] |= a;
                 }
                 let w = t.weights();
                 // Defending own king, attacking the enemy's.
                 units[ci] -= (a & zone[ci]).count() as i32 * w[OFF_DEF + pt.index()];
                 units[1 - ci] += (a & zone[1 - ci]).count() as i32 * w[OFF_ATT + pt.index()];
-                if near[ksq[ci].index()].has(sq) {
-                    t.add(OFF_KOWN + pt.index() * 289 + king_rel(c, ksq[ci], sq), sign(c), 1);
-                }
-                if near[ksq[1 - ci].index()].has(sq) {
-                    t.add(OFF_KENEMY + pt.index() * 289 + king_rel(c.flip(), ksq[1 - ci], sq), sign(c), 1);
-                }
+                king_relative_terms(t, near, &ksq, c, pt, sq);
                 if is_slider(pt) {
                     let n = (a & !own_pieces).count() as i32;
                     let base = t.weights()[OFF_MOB_BASE + pt.index()];
@@ -452,6 +462,12 @@ pub fn piece_terms(pos: &Position, t: &mut impl Terms) {
             }
         }
     }
+    // Every square each side attacks, its king included.
+    let att = [def[0] | zone[0], def[1] | zone[1]];
+    let majors = pos.pieces(PieceType::Bishop)
+        | pos.pieces(PieceType::Rook)
+        | pos.pieces(PieceType::Horse)
+        | pos.pieces(PieceType::Dragon);
     let stm = pos.side_to_move();
     for kc in Color::ALL {
         let (ki, them) = (kc.index(), kc.flip());
@@ -466,24 +482,23 @@ pub fn piece_terms(pos: &Position, t: &mut impl Terms) {
                 t.add(OFF_EXPOSURE + pt.index(), -sg * open * (1 + eh.count(pt).min(3) as i32), 2);
             }
         }
-        let w2 = t.weights();
-        let mut u = units[ki] + open * w2[OFF_DANGER];
+        let w = t.weights();
+        let mut u = units[ki] + open * w[OFF_DANGER];
         // Squares next to the king the enemy hits and no other defender covers.
-        u += (zone[ki] & att[ti] & !def[ki]).count() as i32 * w2[OFF_WEAK];
+        u += (zone[ki] & att[ti] & !def[ki]).count() as i32 * w[OFF_WEAK];
         // Drops that would check from a square we do not defend (next to the king the
         // dropped piece must also be supported, or the king simply takes it).
         for pt in PieceType::HAND {
-            if eh.has(pt) {
-                u += w2[OFF_HANDATT + pt.index()];
-                if pt != PieceType::Pawn {
-                    if safe_drop_checks(kc, pt, k, occ, def[ki], att[ti]).any() {
-                        u += w2[OFF_SAFECHK + pt.index()];
-                    }
-                }
+            if !eh.has(pt) {
+                continue;
+            }
+            u += w[OFF_HANDATT + pt.index()];
+            if pt != PieceType::Pawn && safe_drop_checks(kc, pt, k, occ, def[ki], att[ti]).any() {
+                u += w[OFF_SAFECHK + pt.index()];
             }
         }
         if u > 0 {
-            if u * u * w2[OFF_DANGER + 1] / 64 < w2[OFF_DANGER + 2] {
+            if u * u * w[OFF_DANGER + 1] / 64 < w[OFF_DANGER + 2] {
                 t.add(OFF_DANGER + 1, -sg * u * u, 64);
             } else {
                 t.add(OFF_DANGER + 2, -sg, 1);
@@ -498,10 +513,6 @@ pub fn piece_terms(pos: &Position, t: &mut impl Terms) {
         for sq in own & pawn_att[ti] & !pos.pieces(PieceType::Pawn) {
             t.add(OFF_PAWN_THREAT + pos.piece_on(sq).kind().index(), -sg, 1);
         }
-        let majors = pos.pieces(PieceType::Bishop)
-            | pos.pieces(PieceType::Rook)
-            | pos.pieces(PieceType::Horse)
-            | pos.pieces(PieceType::Dragon);
         for sq in own & majors & minor_att[ti] {
             t.add(OFF_MINOR_THREAT + pos.piece_on(sq).kind().index(), -sg, 1);
         }
