@@ -65,8 +65,8 @@ pub struct Weights {
 }
 
 /// Material values in centipawns by piece type index (also used by SEE and ordering).
-pub const PIECE_VALUE: [i32; 15] = [0, 90, 315, 405, 495, 855, 990, 540, 15000, 540, 540, 540, 540, 945, 1395];
-const HAND_VALUE: [i32; 8] = [0, 105, 340, 430, 535, 930, 1080, 590];
+pub const PIECE_VALUE: [i32; 15] = [0, 90, 330, 380, 580, 880, 1100, 600, 15000, 600, 600, 600, 600, 1150, 1450];
+const HAND_VALUE: [i32; 8] = [0, 100, 350, 410, 620, 950, 1200, 660];
 
 fn koff(dx: i32, dy: i32) -> usize {
     ((dy + 8) * 17 + (dx + 8)) as usize

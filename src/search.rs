@@ -396,6 +396,8 @@ struct Worker {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
     history: Vec<[i32; 81]>,
+    /// Capture history: `[(moved piece, to) index][captured kind]`.
+    capture_history: Vec<[i16; 16]>,
     /// Continuation history: `[(piece, to) of an earlier move][(piece, to) of this move]`.
     cont: Vec<i16>,
     /// `(piece, to)` index of the move made at each ply (0 for a null move).
@@ -489,6 +491,7 @@ impl Worker {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
             history: tables.history,
+            capture_history: tables.capture_history,
             cont: tables.cont,
             cont_idx: vec![0; MAX_PLY + 4],
             counter: tables.counter,
@@ -567,11 +570,11 @@ impl Worker {
             } else if self.pos.is_capture(m) || (m.is_promotion() && self.pos.piece_on(m.from()).kind() == PieceType::Pawn) {
                 let cap = self.pos.piece_on(m.to());
                 let v = if cap.is_some() { eval::PIECE_VALUE[cap.kind().index()] } else { 300 };
-                let att = self.pos.piece_on(m.from()).kind();
+                let h = self.capture_score(m) / 4;
                 if see(&self.pos, m) >= 0 {
-                    2_000_000 + v * 8 - eval::PIECE_VALUE[att.index()] / 16
+                    2_000_000 + v * 8 + h
                 } else {
-                    -2_000_000 + v
+                    -2_000_000 + v + h
                 }
             } else if m == killers[0] {
                 1_500_000
@@ -583,6 +586,21 @@ impl Worker {
                 self.quiet_score(m, ply)
             };
         }
+    }
+
+    /// Capture-history value of a capture or pawn promotion (call before `do_move`).
+    #[inline]
+    fn capture_score(&self, m: Move) -> i32 {
+        let pc = self.pos.moved_piece(m);
+        self.capture_history[pc.index() * 81 + m.to().index()][self.pos.piece_on(m.to()).kind().index()] as i32
+    }
+
+    fn update_capture(&mut self, m: Move, bonus: i32) {
+        let pc = self.pos.moved_piece(m);
+        let e = &mut self.capture_history[pc.index() * 81 + m.to().index()][self.pos.piece_on(m.to()).kind().index()];
+        let mut h = *e as i32;
+        gravity(&mut h, bonus);
+        *e = h as i16;
     }
 
     #[inline]
@@ -787,6 +805,8 @@ impl Worker {
         let mut move_count: i32 = 0;
         let mut quiets_tried = [Move::NONE; 64];
         let mut nq = 0;
+        let mut captures_tried = [Move::NONE; 32];
+        let mut nc = 0;
         let old_alpha = alpha;
         self.killers[ply + 1] = [Move::NONE; 2];
 
@@ -846,12 +866,17 @@ impl Worker {
             }
             let new_depth = depth - 1 + ext;
 
+            let captured = self.pos.piece_on(m.to());
+            let capture_value = if captured.is_some() { eval::PIECE_VALUE[captured.kind().index()] } else { 0 };
             self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
             self.cont_idx[ply] = self.pos.moved_piece(m).index() * 81 + m.to().index();
             self.pos.do_move(m);
             let nodes_before = self.nodes;
             let mut v;
-            if depth >= 3 && move_count > 1 + pv_node as i32 && (quiet || scores[i] < 0) {
+            // Losing captures are often sound sacrifices in shogi (the piece goes to hand):
+            // reduce them only where they look futile or at expected cut nodes.
+            let reduce_capture = scores[i] < 0 && (cut_node || eval + 2 * capture_value <= alpha);
+            if depth >= 3 && move_count > 1 + pv_node as i32 && (quiet || reduce_capture) {
                 let mut r = LMR[(depth as usize).min(63)][(move_count as usize).min(63)];
                 if pv_node {
                     r -= 1;
@@ -866,6 +891,9 @@ impl Worker {
                     r -= 1;
                 }
                 if gives_check {
+                    r -= 1;
+                }
+                if !quiet {
                     r -= 1;
                 }
                 if quiet && scores[i] < 1_300_000 {
@@ -937,9 +965,15 @@ impl Worker {
                         self.pv_len[ply] = l + 1;
                     }
                     if v >= beta {
+                        let bonus = (depth * depth * 16 + 32).min(2000);
                         if quiet {
                             let tried = quiets_tried;
                             self.update_quiet(m, ply, depth, &tried[..nq]);
+                        } else {
+                            self.update_capture(m, bonus);
+                        }
+                        for &c in &captures_tried[..nc] {
+                            self.update_capture(c, -bonus);
                         }
                         break;
                     }
@@ -949,6 +983,9 @@ impl Worker {
             if quiet && nq < quiets_tried.len() {
                 quiets_tried[nq] = m;
                 nq += 1;
+            } else if !quiet && nc < captures_tried.len() {
+                captures_tried[nc] = m;
+                nc += 1;
             }
         }
 
@@ -1417,6 +1454,7 @@ fn root_mate_probe(shared: &Shared, pos: &Position, out: &Sink, verbose: bool) -
 /// Move-ordering tables of one thread, kept between searches of a game.
 struct Tables {
     history: Vec<[i32; 81]>,
+    capture_history: Vec<[i16; 16]>,
     cont: Vec<i16>,
     counter: Vec<[Move; 81]>,
     mate: crate::mate::Solver,
@@ -1428,6 +1466,7 @@ fn take_tables() -> Tables {
     let pooled = TABLE_POOL.lock().ok().and_then(|mut p| p.pop());
     pooled.unwrap_or_else(|| Tables {
         history: vec![[0; 81]; 32],
+        capture_history: vec![[0; 16]; CONT_N],
         cont: vec![0; CONT_N * CONT_N],
         counter: vec![[Move::NONE; 81]; 32],
         mate: crate::mate::Solver::for_nodes(MATE_PROBE_TABLE),
@@ -1436,7 +1475,7 @@ fn take_tables() -> Tables {
 
 fn give_back_tables(w: Worker) {
     if let Ok(mut p) = TABLE_POOL.lock() {
-        p.push(Tables { history: w.history, cont: w.cont, counter: w.counter, mate: w.mate });
+        p.push(Tables { history: w.history, capture_history: w.capture_history, cont: w.cont, counter: w.counter, mate: w.mate });
     }
 }
 
