@@ -432,12 +432,8 @@ pub fn piece_terms(pos: &Position, t: &mut impl Terms) {
         let w = t.weights();
         units[ci] -= (pa & zone[ci]).count() as i32 * w[OFF_DEF + PieceType::Pawn.index()];
         units[1 - ci] += (pa & zone[1 - ci]).count() as i32 * w[OFF_ATT + PieceType::Pawn.index()];
-        // Each box on its own: most pawns stand near one king only.
-        for sq in pawns & near[ksq[ci].index()] {
-            t.add(king_table_index(OFF_KOWN, c, ksq[ci], PieceType::Pawn, sq), sign(c), 1);
-        }
-        for sq in pawns & near[ksq[1 - ci].index()] {
-            t.add(king_table_index(OFF_KENEMY, c.flip(), ksq[1 - ci], PieceType::Pawn, sq), sign(c), 1);
+        for sq in pawns & (near[ksq[0].index()] | near[ksq[1].index()]) {
+            king_relative_terms(t, near, &ksq, c, PieceType::Pawn, sq);
         }
         for pt in PieceType::ALL {
             if pt == PieceType::Pawn || pt == PieceType::King {

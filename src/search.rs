@@ -462,6 +462,11 @@ pub fn score_text(v: i32) -> String {
 const CONT_N: usize = 32 * 81;
 const HIST_MAX: i32 = 16384;
 
+/// History bonus (or, negated, malus) for a move at a cut-off `depth` plies deep.
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + 32).min(2000)
+}
+
 #[inline(always)]
 fn gravity(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HIST_MAX;
@@ -567,7 +572,7 @@ impl Worker {
         for (i, &m) in list.iter().enumerate() {
             scores[i] = if m == tt_move {
                 i32::MAX
-            } else if self.pos.is_capture(m) || (m.is_promotion() && self.pos.piece_on(m.from()).kind() == PieceType::Pawn) {
+            } else if !self.is_quiet(m) {
                 let cap = self.pos.piece_on(m.to());
                 let v = if cap.is_some() { eval::PIECE_VALUE[cap.kind().index()] } else { 300 };
                 let h = self.capture_score(m) / 4;
@@ -588,16 +593,21 @@ impl Worker {
         }
     }
 
+    /// `(moved piece, to)` index of `m`, the key of the history tables (before `do_move`).
+    #[inline]
+    fn piece_to(&self, m: Move) -> usize {
+        self.pos.moved_piece(m).index() * 81 + m.to().index()
+    }
+
     /// Capture-history value of a capture or pawn promotion (call before `do_move`).
     #[inline]
     fn capture_score(&self, m: Move) -> i32 {
-        let pc = self.pos.moved_piece(m);
-        self.capture_history[pc.index() * 81 + m.to().index()][self.pos.piece_on(m.to()).kind().index()] as i32
+        self.capture_history[self.piece_to(m)][self.pos.piece_on(m.to()).kind().index()] as i32
     }
 
     fn update_capture(&mut self, m: Move, bonus: i32) {
-        let pc = self.pos.moved_piece(m);
-        let e = &mut self.capture_history[pc.index() * 81 + m.to().index()][self.pos.piece_on(m.to()).kind().index()];
+        let (i, captured) = (self.piece_to(m), self.pos.piece_on(m.to()).kind().index());
+        let e = &mut self.capture_history[i][captured];
         let mut h = *e as i32;
         gravity(&mut h, bonus);
         *e = h as i16;
@@ -606,7 +616,7 @@ impl Worker {
     #[inline]
     fn quiet_score(&self, m: Move, ply: usize) -> i32 {
         let pc = self.pos.moved_piece(m);
-        let cur = pc.index() * 81 + m.to().index();
+        let cur = self.piece_to(m);
         let mut v = self.history[pc.index()][m.to().index()];
         if ply >= 1 {
             v += self.cont[self.cont_idx[ply - 1] * CONT_N + cur] as i32;
@@ -619,7 +629,7 @@ impl Worker {
 
     fn update_cont(&mut self, m: Move, ply: usize, bonus: i32) {
         let pc = self.pos.moved_piece(m);
-        let cur = pc.index() * 81 + m.to().index();
+        let cur = self.piece_to(m);
         gravity(&mut self.history[pc.index()][m.to().index()], bonus);
         for back in 1..=2 {
             if ply >= back {
@@ -636,7 +646,7 @@ impl Worker {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = m;
         }
-        let bonus = (depth * depth * 16 + 32).min(2000);
+        let bonus = history_bonus(depth);
         self.update_cont(m, ply, bonus);
         for &q in tried {
             if q != m {
@@ -866,15 +876,15 @@ impl Worker {
             }
             let new_depth = depth - 1 + ext;
 
-            let captured = self.pos.piece_on(m.to());
-            let capture_value = if captured.is_some() { eval::PIECE_VALUE[captured.kind().index()] } else { 0 };
             self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
-            self.cont_idx[ply] = self.pos.moved_piece(m).index() * 81 + m.to().index();
+            self.cont_idx[ply] = self.piece_to(m);
             self.pos.do_move(m);
             let nodes_before = self.nodes;
             let mut v;
             // Losing captures are often sound sacrifices in shogi (the piece goes to hand):
             // reduce them only where they look futile or at expected cut nodes.
+            let captured = self.pos.state().captured;
+            let capture_value = if captured.is_some() { eval::PIECE_VALUE[captured.kind().index()] } else { 0 };
             let reduce_capture = scores[i] < 0 && (cut_node || eval + 2 * capture_value <= alpha);
             if depth >= 3 && move_count > 1 + pv_node as i32 && (quiet || reduce_capture) {
                 let mut r = LMR[(depth as usize).min(63)][(move_count as usize).min(63)];
@@ -965,7 +975,7 @@ impl Worker {
                         self.pv_len[ply] = l + 1;
                     }
                     if v >= beta {
-                        let bonus = (depth * depth * 16 + 32).min(2000);
+                        let bonus = history_bonus(depth);
                         if quiet {
                             let tried = quiets_tried;
                             self.update_quiet(m, ply, depth, &tried[..nq]);
@@ -1106,7 +1116,7 @@ impl Worker {
                 }
             }
             self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
-            self.cont_idx[ply] = self.pos.moved_piece(m).index() * 81 + m.to().index();
+            self.cont_idx[ply] = self.piece_to(m);
             self.pos.do_move(m);
             let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, qdepth - 1);
             self.pos.undo_move(m);
