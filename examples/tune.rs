@@ -7,6 +7,8 @@
 //! table is written as Rust source, ready to replace `src/eval_weights.rs`.
 //!
 //! Usage: cargo run --release --example tune -- EPOCHS LAMBDA OUT.rs DATA...
+//! Environment: TUNE_LR (Adam step), TUNE_REG (L2 pull), TUNE_MIN_COUNT (weights seen in
+//! fewer training positions stay fixed).
 
 use hisha::eval::{self, all_terms, Trace, NUM_PARAMS};
 use hisha::position::Position;
@@ -129,6 +131,23 @@ fn main() {
         for i in r {
             tunable[i] = false;
         }
+    }
+    // Weights whose feature shows up in too few training positions only fit noise.
+    let min_count: usize = std::env::var("TUNE_MIN_COUNT").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    if min_count > 0 {
+        let mut count = vec![0usize; NUM_PARAMS];
+        for s in &train {
+            for j in s.start..s.end {
+                count[idx[j] as usize] += 1;
+            }
+        }
+        let frozen = (0..NUM_PARAMS).filter(|&i| tunable[i] && count[i] < min_count).count();
+        for i in 0..NUM_PARAMS {
+            if count[i] < min_count {
+                tunable[i] = false;
+            }
+        }
+        eprintln!("{frozen} weights seen in fewer than {min_count} positions stay as they are");
     }
     let losses = |p: &[f32], set: &[&Sample]| -> (f64, f64) {
         let (a, b) = set
