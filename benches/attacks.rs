@@ -2,6 +2,7 @@
 //! - `line_gather`: Hisha's tables (shift + mask + multiply gather per line);
 //! - `ray_scan`: the classical approach (per direction: mask the empty-board ray,
 //!   find the nearest blocker with a bit scan, cut the ray behind it).
+//!
 //! Both compute rook and bishop attacks for all 81 squares over a set of
 //! occupancies taken from random play.
 use criterion::{black_box, criterion_group, criterion_main, Criterion};

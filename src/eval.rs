@@ -90,7 +90,7 @@ impl Weights {
             let kv = [10, 0, -20, -50, -60, -50, -25, 0, 15][r as usize] - 3 * center;
             set(&mut p, PieceType::King, kv);
             set(&mut p, PieceType::Knight, if edge { -20 } else { 0 } + if r <= 4 { 10 } else { 0 });
-            set(&mut p, PieceType::Silver, center * 3 + if r <= 5 && r >= 3 { 10 } else { 0 });
+            set(&mut p, PieceType::Silver, center * 3 + if (3..=5).contains(&r) { 10 } else { 0 });
             set(&mut p, PieceType::Gold, center * 2 - if r <= 4 { 15 } else { 0 });
             set(&mut p, PieceType::Pawn, if r <= 3 { 10 } else { 0 });
             set(&mut p, PieceType::ProPawn, (8 - r) * 3);

@@ -1089,7 +1089,7 @@ impl Solver {
         let hand = p.hand(p.side_to_move());
         kids.iter()
             .filter_map(|c| {
-                let r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, p.side_to_move())), hand_after_attack(&p, hand, c.m), depth - 1);
+                let r = self.tt.probe(board_key_after(p, c.m, key_salt(p, p.side_to_move())), hand_after_attack(p, hand, c.m), depth - 1);
                 (r.pn == 0).then_some((r.len, c.m))
             })
             .min_by_key(|&(l, _)| l)

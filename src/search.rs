@@ -661,7 +661,7 @@ impl Worker {
     }
 
     fn is_quiet(&self, m: Move) -> bool {
-        !self.pos.is_capture(m) && !(m.is_promotion() && self.pos.piece_on(m.from()).kind() == PieceType::Pawn)
+        !(self.pos.is_capture(m) || (m.is_promotion() && self.pos.piece_on(m.from()).kind() == PieceType::Pawn))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -879,7 +879,6 @@ impl Worker {
             self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
             self.cont_idx[ply] = self.piece_to(m);
             self.pos.do_move(m);
-            let nodes_before = self.nodes;
             let mut v;
             // Losing captures are often sound sacrifices in shogi (the piece goes to hand):
             // reduce them only where they look futile or at expected cut nodes.
@@ -929,7 +928,6 @@ impl Worker {
                 self.pv_len[ply + 1] = 0;
             }
             self.pos.undo_move(m);
-            let _ = nodes_before;
             if self.stopped() {
                 return 0;
             }

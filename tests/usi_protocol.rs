@@ -55,7 +55,8 @@ fn self_play_game_all_moves_legal() {
             }
         }
         if bm == "resign" {
-            assert!(hisha::movegen::legal_moves(&pos).is_empty() || true);
+            // With the default ResignValue the engine resigns only when it has no legal move.
+            assert!(hisha::movegen::legal_moves(&pos).is_empty(), "resigned with legal moves at {}", pos.to_sfen());
             break;
         }
         if bm == "win" {
