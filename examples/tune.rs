@@ -141,10 +141,11 @@ fn main() {
                 count[idx[j] as usize] += 1;
             }
         }
-        let frozen = (0..NUM_PARAMS).filter(|&i| tunable[i] && count[i] < min_count).count();
+        let mut frozen = 0;
         for i in 0..NUM_PARAMS {
-            if count[i] < min_count {
+            if tunable[i] && count[i] < min_count {
                 tunable[i] = false;
+                frozen += 1;
             }
         }
         eprintln!("{frozen} weights seen in fewer than {min_count} positions stay as they are");

@@ -472,6 +472,14 @@ fn gravity(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HIST_MAX;
 }
 
+/// `gravity` on an entry of a compact (`i16`) table.
+#[inline(always)]
+fn gravity16(e: &mut i16, bonus: i32) {
+    let mut h = *e as i32;
+    gravity(&mut h, bonus);
+    *e = h as i16;
+}
+
 const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
@@ -607,10 +615,7 @@ impl Worker {
 
     fn update_capture(&mut self, m: Move, bonus: i32) {
         let (i, captured) = (self.piece_to(m), self.pos.piece_on(m.to()).kind().index());
-        let e = &mut self.capture_history[i][captured];
-        let mut h = *e as i32;
-        gravity(&mut h, bonus);
-        *e = h as i16;
+        gravity16(&mut self.capture_history[i][captured], bonus);
     }
 
     #[inline]
@@ -633,10 +638,7 @@ impl Worker {
         gravity(&mut self.history[pc.index()][m.to().index()], bonus);
         for back in 1..=2 {
             if ply >= back {
-                let i = self.cont_idx[ply - back] * CONT_N + cur;
-                let mut h = self.cont[i] as i32;
-                gravity(&mut h, bonus);
-                self.cont[i] = h as i16;
+                gravity16(&mut self.cont[self.cont_idx[ply - back] * CONT_N + cur], bonus);
             }
         }
     }
