@@ -1,0 +1,66 @@
+//! Prints the evaluation of an SFEN split by weight group (Black's point of view).
+use hisha::eval::*;
+use hisha::position::Position;
+
+const GROUPS: [(&str, usize); 21] = [
+    ("board", OFF_BOARD), ("hand", OFF_HAND), ("psq", OFF_PSQ), ("kown", OFF_KOWN), ("kenemy", OFF_KENEMY),
+    ("exposure", OFF_EXPOSURE), ("att", OFF_ATT), ("def", OFF_DEF), ("handatt", OFF_HANDATT), ("danger", OFF_DANGER),
+    ("mob", OFF_MOB), ("mobbase", OFF_MOB_BASE), ("handfirst", OFF_HAND_FIRST), ("weak", OFF_WEAK), ("safechk", OFF_SAFECHK),
+    ("hang", OFF_HANG), ("pawnthreat", OFF_PAWN_THREAT), ("loose", OFF_LOOSE), ("minorthreat", OFF_MINOR_THREAT), ("tempo", OFF_TEMPO),
+    ("end", NUM_PARAMS),
+];
+
+/// Weights reported one by one in batch mode, after the group sums.
+const SINGLE: [(&str, usize, usize); 3] = [("board", OFF_BOARD, 15), ("hand", OFF_HAND, 8), ("mob", OFF_MOB, 15)];
+
+/// Group sums of the evaluation of `pos` (Black's point of view), then the single weights' terms.
+fn group_sums(pos: &Position) -> Vec<f32> {
+    let w = weights();
+    let mut t = Trace { w, terms: Vec::new() };
+    all_terms(pos, &mut t);
+    let sum = |lo: usize, hi: usize| t.terms.iter().filter(|(i, _)| *i >= lo && *i < hi).map(|(i, c)| c * w[*i] as f32).sum();
+    let mut v: Vec<f32> = (0..GROUPS.len() - 1).map(|g| sum(GROUPS[g].1, GROUPS[g + 1].1)).collect();
+    for (_, off, n) in SINGLE {
+        v.extend((off..off + n).map(|i| sum(i, i + 1)));
+    }
+    v
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let group_count = GROUPS.len() - 1;
+    if args.first().map(String::as_str) != Some("-") {
+        // One position from the command line: the group sums, then the engine's own total.
+        let sfen = args.join(" ");
+        let pos = match Position::from_sfen(&sfen) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: {e} (usage: evalterms SFEN | evalterms - < SFEN<TAB>label lines)");
+                std::process::exit(2)
+            }
+        };
+        let sums = group_sums(&pos);
+        for (g, v) in sums[..group_count].iter().enumerate().filter(|(_, v)| **v != 0.0) {
+            println!("{:>12} {v:8.0}", GROUPS[g].0);
+        }
+        let total: f32 = sums[..group_count].iter().sum();
+        println!("{:>12} {total:8.0}   evaluate (side to move) {}", "total", evaluate(&pos));
+        return;
+    }
+    // Batch mode: `SFEN<TAB>label` lines on stdin, `label<TAB>group sums<TAB>single terms` out.
+    let mut names: Vec<String> = GROUPS[..group_count].iter().map(|g| g.0.to_string()).collect();
+    for (name, _, n) in SINGLE {
+        names.extend((0..n).map(|i| format!("{name}{i}")));
+    }
+    println!("label\t{}", names.join("\t"));
+    for line in std::io::stdin().lines().map_while(Result::ok) {
+        let (sfen, label) = line.split_once('\t').unwrap_or((line.as_str(), ""));
+        match Position::from_sfen(sfen) {
+            Ok(pos) => {
+                let sums = group_sums(&pos);
+                println!("{label}\t{}", sums.iter().map(|v| format!("{v:.0}")).collect::<Vec<_>>().join("\t"));
+            }
+            Err(e) => eprintln!("skipped {sfen}: {e}"),
+        }
+    }
+}
