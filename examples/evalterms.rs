@@ -18,10 +18,18 @@ fn group_sums(pos: &Position) -> Vec<f32> {
     let w = weights();
     let mut t = Trace { w, terms: Vec::new() };
     all_terms(pos, &mut t);
-    let sum = |lo: usize, hi: usize| t.terms.iter().filter(|(i, _)| *i >= lo && *i < hi).map(|(i, c)| c * w[*i] as f32).sum();
-    let mut v: Vec<f32> = (0..GROUPS.len() - 1).map(|g| sum(GROUPS[g].1, GROUPS[g + 1].1)).collect();
-    for (_, off, n) in SINGLE {
-        v.extend((off..off + n).map(|i| sum(i, i + 1)));
+    let group_count = GROUPS.len() - 1;
+    let mut v = vec![0f32; group_count + SINGLE.iter().map(|s| s.2).sum::<usize>()];
+    for &(i, c) in &t.terms {
+        let term = c * w[i] as f32;
+        v[GROUPS.partition_point(|g| g.1 <= i) - 1] += term;
+        let mut col = group_count;
+        for (_, off, n) in SINGLE {
+            if (off..off + n).contains(&i) {
+                v[col + i - off] += term;
+            }
+            col += n;
+        }
     }
     v
 }

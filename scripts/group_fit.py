@@ -15,16 +15,16 @@ import sys
 
 import numpy as np
 
-GROUPS = 20  # the first columns are the group sums; the rest are single weights
 SPLIT = {"board", "hand", "mob"}  # groups reported by their single weights instead
 
 
 def main():
     rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
     names = rows[0][1:]
+    groups = names.index("board0")  # group sums first, then the single weights
     x = np.array([[float(v) for v in r[1:]] for r in rows[1:]])
     y = np.array([float(r[0]) for r in rows[1:]])
-    hisha = x[:, :GROUPS].sum(1)
+    hisha = x[:, :groups].sum(1)
     keep = (np.abs(y) < 2500) & (np.abs(hisha) < 2500)
     x, y, hisha = x[keep], y[keep], hisha[keep]
     cols = [i for i in range(x.shape[1]) if np.abs(x[:, i]).sum() > 0 and names[i] not in SPLIT]

@@ -9,9 +9,9 @@ every STEP-th line starting at OFFSET, so that two processes can share one file.
 
 Usage: scripts/label_usi.py ENGINE IN OUT [MS] [STEP OFFSET]
 """
-import re
-import subprocess
 import sys
+
+from usi_engine import Engine
 
 
 def main():
@@ -19,47 +19,18 @@ def main():
     ms = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
     step = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     offset = int(sys.argv[6]) if len(sys.argv) > 6 else 0
-    p = subprocess.Popen([eng], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def wait(token):
-        last = None
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit(f"{eng} exited")
-            if " score " in line:
-                last = line
-            if line.startswith(token):
-                return last
-
-    send("usi")
-    wait("usiok")
-    if "gps" in eng:
-        send("setoption name BookDepth value 0")
-    send("isready")
-    wait("readyok")
+    engine = Engine(eng, ["setoption name BookDepth value 0"] if "gps" in eng else [])
     with open(src) as f, open(dst, "w") as out:
         for i, sfen in enumerate(f):
             sfen = sfen.strip()
             if i % step != offset or not sfen:
                 continue
-            send("position sfen " + sfen)
-            send(f"go btime 0 wtime 0 byoyomi {ms}")
-            last = wait("bestmove")
-            m = re.search(r"score (cp|mate) (-?\d+)", last or "")
-            if not m:
+            v = engine.score(sfen, f"btime 0 wtime 0 byoyomi {ms}")
+            if v is None:
                 continue
-            v = int(m.group(2)) if m.group(1) == "cp" else (30000 if int(m.group(2)) > 0 else -30000)
-            if sfen.split()[1] == "w":
-                v = -v
             out.write(f"{sfen}\t{v}\n")
             out.flush()
-    send("quit")
+    engine.quit()
 
 
 if __name__ == "__main__":
