@@ -2,7 +2,9 @@
 //! openings and writes one line per quiet position, `SFEN<TAB>score<TAB>result`, with the
 //! search score and the game result (1, 0.5, 0) both from Black's point of view.
 //!
-//! Usage: cargo run --release --example gensfen -- GAMES NODES SEED OUT
+//! Usage: cargo run --release --example gensfen -- GAMES NODES SEED OUT [EVAL]
+//! EVAL: `classical` (the hand-made evaluation), a network file, or nothing for the
+//! network built into the binary.
 
 use hisha::movegen::legal_moves;
 use hisha::position::Position;
@@ -20,9 +22,16 @@ const MAX_PLIES: u32 = 320;
 fn main() {
     hisha::init();
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 5 {
-        eprintln!("usage: gensfen GAMES NODES SEED OUT");
+    if args.len() != 5 && args.len() != 6 {
+        eprintln!("usage: gensfen GAMES NODES SEED OUT [classical|NETWORK]");
         std::process::exit(2);
+    }
+    let eval = args.get(5).map(String::as_str).unwrap_or("");
+    if eval != "classical" {
+        if let Err(e) = hisha::nnue::load(eval) {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
     }
     let parse = |i: usize| -> u64 {
         args[i].parse().unwrap_or_else(|_| {
@@ -41,7 +50,7 @@ fn main() {
     let mut rng = SmallRng::seed_from_u64(seed);
     let (tt, _) = TranspositionTable::new(16);
     let tt = Arc::new(tt);
-    let cfg = Config { verbose: false, ..Config::default() };
+    let cfg = Config { verbose: false, use_nnue: eval != "classical", keep_history: true, ..Config::default() };
     let sink: Sink = Arc::new(|_: &str| {});
     let (mut wins, mut draws, mut positions) = (0u64, 0u64, 0u64);
     for g in 0..games {
@@ -61,6 +70,7 @@ fn main() {
             continue;
         }
         tt.clear();
+        hisha::search::clear_history();
         let mut records: Vec<(String, i32)> = Vec::new();
         // Result from Black's point of view.
         let result: f32 = loop {

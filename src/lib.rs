@@ -2,7 +2,7 @@
 //!
 //! Modules, bottom up: `types` (colours, squares, pieces, hands, moves), `bitboard`,
 //! `attacks` (tables), `zobrist`, `position` (board state, SFEN, do/undo), `movegen`
-//! (legal move generation and perft), `mate` (df-pn tsume solver), `eval` (static evaluation), `tt` (shared
+//! (legal move generation and perft), `mate` (df-pn tsume solver), `eval` (hand-made static evaluation), `nnue` (network evaluation), `tt` (shared
 //! transposition table), `time` (time allocation), `search` (alpha-beta search),
 //! `usi` (the protocol loop).
 
@@ -11,6 +11,7 @@ pub mod bitboard;
 pub mod eval;
 pub mod mate;
 pub mod movegen;
+pub mod nnue;
 pub mod position;
 pub mod search;
 pub mod time;

@@ -9,6 +9,7 @@ use crate::attacks::{king_attacks, knight_attacks};
 use crate::bitboard::Bitboard;
 use crate::eval;
 use crate::movegen::{generate, legal_moves, CheckInfo, GenType, MoveList, MAX_MOVES};
+use crate::nnue::{self, Accumulator, Network, RefreshCache};
 use crate::position::Position;
 use crate::time::{self, Budget, Clock, TimeOptions};
 use crate::tt::{Bound, TranspositionTable};
@@ -61,6 +62,10 @@ pub struct Config {
     pub time: TimeOptions,
     /// Whether to print `info` lines.
     pub verbose: bool,
+    /// Evaluate with the network (`nnue`) rather than the hand-made evaluation (`eval`).
+    pub use_nnue: bool,
+    /// Keep the move-ordering statistics from one search to the next (data generation).
+    pub keep_history: bool,
 }
 
 impl Default for Config {
@@ -75,6 +80,8 @@ impl Default for Config {
             nodes_limit: 0,
             time: TimeOptions::default(),
             verbose: true,
+            use_nnue: true,
+            keep_history: false,
         }
     }
 }
@@ -391,6 +398,10 @@ struct Worker {
     pv_idx: usize,
     root_moves: Vec<RootMove>,
     mat: Vec<i32>,
+    /// Network accumulators by ply (used when `cfg.use_nnue`).
+    acc: Vec<Accumulator>,
+    net: Arc<Network>,
+    refresh_cache: RefreshCache,
     evals: Vec<i32>,
     killers: Vec<[Move; 2]>,
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -499,6 +510,9 @@ impl Worker {
             pv_idx: 0,
             root_moves,
             mat: vec![0; MAX_PLY + 4],
+            acc: vec![Accumulator::default(); MAX_PLY + 4],
+            net: nnue::network(),
+            refresh_cache: RefreshCache::default(),
             evals: vec![0; MAX_PLY + 4],
             killers: vec![[Move::NONE; 2]; MAX_PLY + 4],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
@@ -544,7 +558,38 @@ impl Worker {
     }
 
     fn static_eval(&self, ply: usize) -> i32 {
-        eval::evaluate_with(&self.pos, self.mat[ply])
+        if self.cfg.use_nnue {
+            self.net.evaluate(&self.acc[ply], self.pos.side_to_move()).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
+        } else {
+            eval::evaluate_with(&self.pos, self.mat[ply])
+        }
+    }
+
+    /// Plays `m` at `ply` in the tree, keeping the evaluation state of `ply + 1` current.
+    #[inline]
+    fn make_move(&mut self, m: Move, ply: usize) {
+        if self.cfg.use_nnue {
+            self.pos.do_move(m);
+            self.shared.tt.prefetch(self.pos.key());
+            let (head, tail) = self.acc.split_at_mut(ply + 1);
+            tail[0].update(&head[ply], &self.net, &self.pos, m, &mut self.refresh_cache);
+        } else {
+            self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
+            self.pos.do_move(m);
+            self.shared.tt.prefetch(self.pos.key());
+        }
+    }
+
+    /// Passes at `ply` (null move); the evaluation state carries over.
+    #[inline]
+    fn make_null_move(&mut self, ply: usize) {
+        self.pos.do_null_move();
+        if self.cfg.use_nnue {
+            let (head, tail) = self.acc.split_at_mut(ply + 1);
+            tail[0].clone_from(&head[ply]);
+        } else {
+            self.mat[ply + 1] = self.mat[ply];
+        }
     }
 
     fn mate1(&mut self, list: &MoveList, ci: &CheckInfo) -> Option<Move> {
@@ -754,9 +799,8 @@ impl Worker {
             // Null move.
             if depth >= 2 && eval >= beta && self.pos.state().last_move != Move::NULL {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.pos.do_null_move();
+                self.make_null_move(ply);
                 self.cont_idx[ply] = 0;
-                self.mat[ply + 1] = self.mat[ply];
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
                 self.pos.undo_null_move();
                 if self.stopped() {
@@ -878,9 +922,8 @@ impl Worker {
             }
             let new_depth = depth - 1 + ext;
 
-            self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
             self.cont_idx[ply] = self.piece_to(m);
-            self.pos.do_move(m);
+            self.make_move(m, ply);
             let mut v;
             // Losing captures are often sound sacrifices in shogi (the piece goes to hand):
             // reduce them only where they look futile or at expected cut nodes.
@@ -1115,9 +1158,8 @@ impl Worker {
                     continue;
                 }
             }
-            self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
             self.cont_idx[ply] = self.piece_to(m);
-            self.pos.do_move(m);
+            self.make_move(m, ply);
             let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, qdepth - 1);
             self.pos.undo_move(m);
             if self.stopped() {
@@ -1200,8 +1242,8 @@ impl Worker {
         let mut last_best = Move::NONE;
         let mut stable = 0;
         let mut last_score = -VALUE_INF;
-        let root_mat = eval::material_psq(&self.pos);
-        self.mat[0] = root_mat;
+        self.mat[0] = eval::material_psq(&self.pos);
+        self.acc[0].refresh(&self.net, &self.pos);
         for depth in 1..=max_depth {
             if self.id > 0 {
                 let i = (self.id - 1) % 20;
@@ -1309,7 +1351,9 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
     shared.tt.new_search();
     // Statistics carried over from the previous move measured worse in self-play
     // (6-13-1), so every search starts with fresh move-ordering tables.
-    clear_history();
+    if !cfg.keep_history {
+        reset_history();
+    }
     let legal = legal_moves(pos);
     let mut result = SearchResult { best: "resign".into(), ponder: None, score: -VALUE_MATE, depth: 0, nodes: 0 };
     let mut root_moves: Vec<RootMove> = Vec::new();
@@ -1335,7 +1379,8 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
     }
 
     let root_mate = if !root_moves.is_empty() && limits.searchmoves.is_empty() && cfg.multipv <= 1 {
-        root_mate_probe(&shared, pos, &out, cfg.verbose)
+        let node_limit = limits.nodes.or(if cfg.nodes_limit > 0 { Some(cfg.nodes_limit) } else { None });
+        root_mate_probe(&shared, pos, &out, cfg.verbose, node_limit)
     } else {
         None
     };
@@ -1427,9 +1472,15 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
 /// Runs the df-pn solver on the root for a small share of the time budget; on a
 /// proved mate prints its `info` line and returns the mating line (legal, attacker
 /// first, ending in mate).
-fn root_mate_probe(shared: &Shared, pos: &Position, out: &Sink, verbose: bool) -> Option<Vec<Move>> {
+fn root_mate_probe(shared: &Shared, pos: &Position, out: &Sink, verbose: bool, node_limit: Option<u64>) -> Option<Vec<Move>> {
     let timed = shared.timed.load(Ordering::Relaxed);
-    let budget = if timed { (shared.optimum_ms.load(Ordering::Relaxed) * 25).clamp(5_000, 500_000) } else { 50_000 };
+    // A node-limited search gives the probe a fifth of its nodes, not a fixed budget
+    // that could be ten times the search itself.
+    let budget = if timed {
+        (shared.optimum_ms.load(Ordering::Relaxed) * 25).clamp(5_000, 500_000)
+    } else {
+        node_limit.map_or(50_000, |n| (n / 5).clamp(200, 50_000))
+    };
     let cap = if timed { Some(std::time::Duration::from_millis((shared.optimum_ms.load(Ordering::Relaxed) / 10).max(1))) } else { None };
     let mut solver = crate::mate::Solver::for_nodes(budget);
     let line = match solver.solve(pos, cap, &shared.stop, budget) {
@@ -1486,6 +1537,26 @@ fn take_tables() -> Tables {
 fn give_back_tables(w: Worker) {
     if let Ok(mut p) = TABLE_POOL.lock() {
         p.push(Tables { history: w.history, capture_history: w.capture_history, cont: w.cont, counter: w.counter, mate: w.mate });
+    }
+}
+
+/// Zeroes the pooled move-ordering tables in place (cheaper than new ones: no
+/// allocation or page faults, which cost a short search up to 15% of its time). The
+/// in-tree mate probes' tables are kept: a proof or disproof stays true.
+fn reset_history() {
+    if let Ok(mut p) = TABLE_POOL.lock() {
+        for t in p.iter_mut() {
+            for h in t.history.iter_mut() {
+                h.fill(0);
+            }
+            for h in t.capture_history.iter_mut() {
+                h.fill(0);
+            }
+            t.cont.fill(0);
+            for c in t.counter.iter_mut() {
+                c.fill(Move::NONE);
+            }
+        }
     }
 }
 

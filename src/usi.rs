@@ -76,6 +76,7 @@ enum OptKind {
     Spin(i64, i64),
     Check,
     Combo(&'static [&'static str]),
+    String,
 }
 
 struct OptDef {
@@ -100,7 +101,12 @@ const OPTIONS: &[OptDef] = &[
     OptDef { name: "MaxMovesToDraw", kind: OptKind::Spin(0, 100000), default: "0" },
     OptDef { name: "DepthLimit", kind: OptKind::Spin(0, 100), default: "0" },
     OptDef { name: "NodesLimit", kind: OptKind::Spin(0, 1_000_000_000_000), default: "0" },
+    OptDef { name: "UseNNUE", kind: OptKind::Check, default: "true" },
+    OptDef { name: "EvalFile", kind: OptKind::String, default: EMBEDDED_NET },
 ];
+
+/// `EvalFile` value that selects the network built into the binary.
+const EMBEDDED_NET: &str = "<embedded>";
 
 /// A search running on its own thread.
 struct Running {
@@ -196,6 +202,7 @@ impl Usi {
                             s.push_str(&format!("option name {} type spin default {} min {lo} max {hi}\n", o.name, o.default))
                         }
                         OptKind::Check => s.push_str(&format!("option name {} type check default {}\n", o.name, o.default)),
+                        OptKind::String => s.push_str(&format!("option name {} type string default {}\n", o.name, o.default)),
                         OptKind::Combo(vars) => {
                             s.push_str(&format!("option name {} type combo default {}", o.name, o.default));
                             for v in *vars {
@@ -241,7 +248,8 @@ impl Usi {
             }
             "d" => emit(self.pos.pretty().trim_end()),
             "eval" => emit(&format!(
-                "info string eval {} (material+psq {}, piece terms {}, Black's view except the total)",
+                "info string eval nnue {} classical {} (material+psq {}, piece terms {}, Black's view except the totals)",
+                crate::nnue::evaluate(&self.pos),
                 crate::eval::evaluate(&self.pos),
                 crate::eval::material_psq(&self.pos),
                 crate::eval::piece_terms_value(&self.pos)
@@ -480,8 +488,22 @@ impl Usi {
                 }
             }
             OptKind::Check => {
-                if !value.eq_ignore_ascii_case("true") && !value.eq_ignore_ascii_case("false") {
-                    bad(&format!("'{value}' is not true or false"));
+                let on = if value.eq_ignore_ascii_case("true") {
+                    true
+                } else if value.eq_ignore_ascii_case("false") {
+                    false
+                } else {
+                    return bad(&format!("'{value}' is not true or false"));
+                };
+                if def.name == "UseNNUE" {
+                    self.cfg.use_nnue = on;
+                }
+            }
+            OptKind::String => {
+                let path = if value.is_empty() || value == EMBEDDED_NET { "" } else { value.as_str() };
+                match crate::nnue::load(path) {
+                    Ok(()) => emit(&format!("info string EvalFile: {}", if path.is_empty() { EMBEDDED_NET } else { path })),
+                    Err(e) => bad(&format!("{e}; the previous network stays")),
                 }
             }
             OptKind::Combo(vars) => match vars.iter().find(|v| v.eq_ignore_ascii_case(&value)) {

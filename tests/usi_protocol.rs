@@ -208,3 +208,49 @@ fn multipv_and_go_perft() {
     e.send("go mate 1000");
     e.expect(|l| l.starts_with("checkmate"));
 }
+
+#[test]
+fn evaluation_options_switch_and_refuse_bad_networks() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.expect(|l| l == "usiok");
+    assert!(lines.iter().any(|l| l == "option name UseNNUE type check default true"));
+    assert!(lines.iter().any(|l| l == "option name EvalFile type string default <embedded>"));
+    e.send("isready");
+    e.expect(|l| l == "readyok");
+    e.send("position sfen lnsgk1snl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1");
+    e.send("eval");
+    let before = e.expect(|l| l.starts_with("info string eval nnue")).pop().unwrap();
+    // A file that does not exist and a file that is not a network are refused; the
+    // network in use stays and the engine keeps serving.
+    let dir = std::env::temp_dir().join(format!("hisha-evalfile-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let junk = dir.join("junk.nnue");
+    std::fs::write(&junk, b"not a network at all").unwrap();
+    for path in [dir.join("missing.nnue"), junk] {
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let l = e.expect(|l| l.starts_with("info string"));
+        assert!(l.last().unwrap().contains("error"), "{l:?}");
+    }
+    e.send("eval");
+    assert_eq!(e.expect(|l| l.starts_with("info string eval nnue")).pop().unwrap(), before);
+    // White's gold is in Black's hand: both evaluations favour Black.
+    let nnue: i32 = before.split_whitespace().nth(4).unwrap().parse().unwrap();
+    let classical: i32 = before.split_whitespace().nth(6).unwrap().parse().unwrap();
+    assert!(nnue > 300 && classical > 300, "{before}");
+    for use_nnue in ["false", "true"] {
+        e.send(&format!("setoption name UseNNUE value {use_nnue}"));
+        e.send("isready");
+        e.expect(|l| l == "readyok");
+        let (bm, _, lines) = e.go("depth 6");
+        assert!(Position::from_sfen("lnsgk1snl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1").unwrap().parse_usi_move(&bm).is_some());
+        let (_, score) = common::last_score(&lines).unwrap();
+        assert!(score > 200, "UseNNUE {use_nnue}: score {score}");
+    }
+    e.send("setoption name EvalFile value <embedded>");
+    let l = e.expect(|l| l.starts_with("info string"));
+    assert!(l.last().unwrap().contains("EvalFile: <embedded>"), "{l:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(10)));
+}

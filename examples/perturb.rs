@@ -1,0 +1,92 @@
+//! Distillation data for the network: from each position of a `gensfen` file, a few
+//! short random walks of legal moves, each end position labelled with the hand-made
+//! evaluation. The walks reach far more (and more varied) positions than self-play can
+//! label by search in the same time, so the network can first learn what the hand-made
+//! evaluation knows and then, from the search data, what it does not.
+//!
+//! Output lines: `SFEN<TAB>evaluation (Black's view)<TAB>-1` (no game result).
+//! Usage: cargo run --release --example perturb -- WALKS SEED OUT DATA...
+
+use hisha::movegen::legal_moves;
+use hisha::position::Position;
+use hisha::types::Color;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use std::io::{BufRead, Write};
+
+/// Longest random walk, in plies.
+const MAX_WALK: usize = 6;
+
+fn main() {
+    hisha::init();
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 5 {
+        eprintln!("usage: perturb WALKS SEED OUT DATA...");
+        std::process::exit(2);
+    }
+    let (walks, seed): (usize, u64) = match (args[1].parse(), args[2].parse()) {
+        (Ok(w), Ok(s)) => (w, s),
+        _ => {
+            eprintln!("error: WALKS and SEED must be numbers");
+            std::process::exit(2);
+        }
+    };
+    let mut bases: Vec<String> = Vec::new();
+    for f in &args[4..] {
+        let file = match std::fs::File::open(f) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("error: cannot open {f}: {e}");
+                std::process::exit(2);
+            }
+        };
+        for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
+            if let Some(sfen) = line.split('\t').next() {
+                bases.push(sfen.to_string());
+            }
+        }
+    }
+    let lines: Vec<String> = bases
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, sfen)| {
+            let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i as u64);
+            let mut out = Vec::with_capacity(walks);
+            let Ok(base) = Position::from_sfen(sfen) else { return out.into_iter() };
+            for _ in 0..walks {
+                let mut pos = base.clone();
+                let len = rng.gen_range(1..=MAX_WALK);
+                for _ in 0..len {
+                    let list = legal_moves(&pos);
+                    if list.is_empty() {
+                        break;
+                    }
+                    pos.do_move(list.as_slice()[rng.gen_range(0..list.len())]);
+                }
+                if pos.in_check() || legal_moves(&pos).is_empty() {
+                    continue;
+                }
+                let v = hisha::eval::evaluate(&pos);
+                let black = if pos.side_to_move() == Color::Black { v } else { -v };
+                out.push(format!("{}\t{black}\t-1", pos.to_sfen()));
+            }
+            out.into_iter()
+        })
+        .collect();
+    let mut w = match std::fs::File::create(&args[3]) {
+        Ok(f) => std::io::BufWriter::new(f),
+        Err(e) => {
+            eprintln!("error: cannot create {}: {e}", args[3]);
+            std::process::exit(2);
+        }
+    };
+    for l in &lines {
+        if writeln!(w, "{l}").is_err() {
+            eprintln!("error: write failed");
+            std::process::exit(1);
+        }
+    }
+    let _ = w.flush();
+    eprintln!("{} positions from {} bases", lines.len(), bases.len());
+}

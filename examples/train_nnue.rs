@@ -1,0 +1,574 @@
+//! Trains the NNUE evaluation (`src/nnue.rs`) on `gensfen` data and writes a network
+//! file the engine embeds (`src/hisha.nnue`) or loads with `setoption name EvalFile`.
+//!
+//! Data: lines `SFEN<TAB>score<TAB>result`, score and result (1, 0.5, 0) from Black's
+//! point of view. The target is `lambda * sigmoid(score / K) + (1 - lambda) * result`
+//! from the side to move's view; the loss is the squared error of `sigmoid(eval / K)`.
+//! A result of -1 marks a distillation position (`examples/perturb.rs`): its target is
+//! `sigmoid(score / K)` alone, weighted by `--distill-weight`; such positions are never
+//! used for validation.
+//! Training is full-precision with Adam; each input row is factorised into a
+//! bucket-specific row and a row shared by all king buckets (summed when exported), so
+//! that rare (bucket, piece, square) inputs learn from the common case.
+//!
+//! Usage: cargo run --release --example train_nnue -- --out net.nnue [--epochs N] ... DATA...
+
+use clap::Parser;
+use hisha::nnue::{self, FEATURES, HIDDEN, INPUTS, MAX_ACTIVE, OUTPUT_SCALE, QA, QB};
+use hisha::position::Position;
+use hisha::types::Color;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(about = "Train the Hisha NNUE evaluation")]
+struct Args {
+    /// Output network file (rewritten after every epoch that improves the validation loss).
+    #[arg(long)]
+    out: String,
+    /// Data files (gensfen format).
+    data: Vec<String>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 30)]
+    epochs: usize,
+    /// Adam step size.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Weight of the search score against the game result in the target.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Sigmoid scale in centipawns (0: fitted to the data).
+    #[arg(long, default_value_t = 0.0)]
+    k: f32,
+    /// Positions with a search score beyond this are skipped.
+    #[arg(long, default_value_t = 3000)]
+    max_score: i32,
+    /// Fraction of positions held out for validation, in whole blocks of consecutive
+    /// lines so that a game's positions are not split between training and validation.
+    #[arg(long, default_value_t = 0.02)]
+    holdout: f64,
+    /// Validate on this file (game positions never trained on) instead of held-out blocks.
+    #[arg(long)]
+    val: Option<String>,
+    /// Start from this network (its exported weights become the shared-free rows).
+    #[arg(long)]
+    init: Option<String>,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Train only the rows shared by all king buckets (a network without buckets).
+    #[arg(long)]
+    shared_only: bool,
+    /// Loss weight of distillation positions (result -1) against game positions.
+    #[arg(long, default_value_t = 0.5)]
+    distill_weight: f32,
+    /// Learn the hand-made evaluation instead of the recorded scores and results.
+    #[arg(long)]
+    distill: bool,
+    /// Decoupled weight decay of the first layer (AdamW), per step and unit step size.
+    #[arg(long, default_value_t = 0.0)]
+    wd: f32,
+}
+
+/// One training position: its features (side to move's, then the other side's), search
+/// score and game result from the side to move's view.
+struct Sample {
+    start: u32,
+    n_us: u8,
+    n_them: u8,
+    score: f32,
+    result: f32,
+    /// The hand-made evaluation, for comparison.
+    classical: f32,
+    /// Whether the position came from the first data file.
+    from_first_file: bool,
+}
+
+struct Data {
+    feats: Vec<u16>,
+    samples: Vec<Sample>,
+}
+
+fn load(files: &[String], max_score: i32) -> Data {
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut lines: Vec<String> = Vec::new();
+    let mut first_file_lines = 0;
+    let mut dup = 0usize;
+    for (fi, f) in files.iter().enumerate() {
+        let file = match std::fs::File::open(f) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("error: cannot open {f}: {e}");
+                std::process::exit(2);
+            }
+        };
+        for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
+            let key = line.split('\t').next().unwrap_or("");
+            // The move number does not change the position.
+            let key = key.rsplit_once(' ').map(|(a, _)| a).unwrap_or(key);
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            key.hash(&mut h);
+            if seen.insert(h.finish()) {
+                lines.push(line);
+                if fi == 0 {
+                    first_file_lines += 1;
+                }
+            } else {
+                dup += 1;
+            }
+        }
+    }
+    eprintln!("{} distinct positions ({dup} duplicates dropped)", lines.len());
+    let parsed: Vec<Option<(Vec<u16>, Sample)>> = lines
+        .par_iter()
+        .enumerate()
+        .map(|(li, line)| {
+            let mut it = line.split('\t');
+            let sfen = it.next()?;
+            let score: i32 = it.next()?.trim().parse().ok()?;
+            let result: f32 = it.next()?.trim().parse().ok()?;
+            if score.abs() > max_score {
+                return None;
+            }
+            let pos = Position::from_sfen(sfen).ok()?;
+            let stm = pos.side_to_move();
+            let (score, result) = match (stm, result < 0.0) {
+                (_, true) => (if stm == Color::Black { score } else { -score }, -1.0),
+                (Color::Black, false) => (score, result),
+                (Color::White, false) => (-score, 1.0 - result),
+            };
+            let mut a = [0u16; MAX_ACTIVE];
+            let mut b = [0u16; MAX_ACTIVE];
+            let na = nnue::active_features(&pos, stm, &mut a);
+            let nb = nnue::active_features(&pos, stm.flip(), &mut b);
+            let mut v = Vec::with_capacity(na + nb);
+            v.extend_from_slice(&a[..na]);
+            v.extend_from_slice(&b[..nb]);
+            let classical = hisha::eval::evaluate(&pos) as f32;
+            let from_first_file = li < first_file_lines;
+            Some((v, Sample { start: 0, n_us: na as u8, n_them: nb as u8, score: score as f32, result, classical, from_first_file }))
+        })
+        .collect();
+    let mut feats = Vec::new();
+    let mut samples = Vec::new();
+    for (v, s) in parsed.into_iter().flatten() {
+        samples.push(Sample { start: feats.len() as u32, ..s });
+        feats.extend_from_slice(&v);
+    }
+    Data { feats, samples }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The K for which `sigmoid(score / K)` best predicts the results.
+fn fit_k(data: &Data) -> f32 {
+    let err = |k: f32| -> f64 {
+        data.samples
+            .par_iter()
+            .filter(|s| s.result >= 0.0)
+            .map(|s| ((sigmoid(s.score / k) - s.result) as f64).powi(2))
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (100.0f32, 5000.0f32);
+    for _ in 0..40 {
+        let m1 = lo + (hi - lo) / 3.0;
+        let m2 = hi - (hi - lo) / 3.0;
+        if err(m1) < err(m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Rows of the first layer: every (bucket, feature) input, then one shared row per feature.
+const ROWS: usize = INPUTS + FEATURES;
+
+struct Params {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+impl Params {
+    fn zeros() -> Params {
+        Params { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+    }
+
+    fn random(seed: u64) -> Params {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut p = Params::zeros();
+        for x in p.w1[INPUTS * HIDDEN..].iter_mut() {
+            *x = rng.gen_range(-0.06..0.06);
+        }
+        for x in p.b1.iter_mut() {
+            *x = 0.25;
+        }
+        for x in p.w2.iter_mut() {
+            *x = rng.gen_range(-0.05..0.05);
+        }
+        p
+    }
+
+    fn from_net(path: &str) -> Params {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: cannot read {path}: {e}");
+                std::process::exit(2);
+            }
+        };
+        if let Err(e) = nnue::Network::from_bytes(&bytes) {
+            eprintln!("error: {path}: {e}");
+            std::process::exit(2);
+        }
+        let ints: Vec<i16> = bytes[16..bytes.len() - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+        let e = bytes.len();
+        let out_bias = i32::from_le_bytes([bytes[e - 4], bytes[e - 3], bytes[e - 2], bytes[e - 1]]);
+        let mut p = Params::zeros();
+        let qa = QA as f32;
+        let (b1, rest) = ints.split_at(HIDDEN);
+        let (w1, w2) = rest.split_at(INPUTS * HIDDEN);
+        for (dst, &x) in p.b1.iter_mut().zip(b1).chain(p.w1.iter_mut().zip(w1)) {
+            *dst = x as f32 / qa;
+        }
+        for (dst, &x) in p.w2.iter_mut().zip(w2) {
+            *dst = x as f32 / QB as f32;
+        }
+        p.b2 = out_bias as f32 / (QA * QB) as f32;
+        p
+    }
+
+    fn export(&self) -> Vec<u8> {
+        let qa = QA as f32;
+        let q = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
+        let b1: Vec<i16> = self.b1.iter().map(|&x| q(x, qa)).collect();
+        let mut w1 = vec![0i16; INPUTS * HIDDEN];
+        for r in 0..INPUTS {
+            let shared = INPUTS + r % FEATURES;
+            for i in 0..HIDDEN {
+                w1[r * HIDDEN + i] = q(self.w1[r * HIDDEN + i] + self.w1[shared * HIDDEN + i], qa);
+            }
+        }
+        let w2: Vec<i16> = self.w2.iter().map(|&x| q(x, QB as f32)).collect();
+        let b2 = (self.b2 * (QA * QB) as f32).round() as i32;
+        nnue::Network::to_bytes(&b1, &w1, &w2, b2)
+    }
+}
+
+/// Gradient buffers of one thread.
+struct Grad {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+    loss: f64,
+}
+
+impl Grad {
+    fn new() -> Grad {
+        Grad { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0, loss: 0.0 }
+    }
+
+    fn clear(&mut self) {
+        self.w1.par_chunks_mut(1 << 16).for_each(|c| c.fill(0.0));
+        self.b1.fill(0.0);
+        self.w2.fill(0.0);
+        self.b2 = 0.0;
+        self.loss = 0.0;
+    }
+}
+
+/// Set by `--shared-only`: the bucket rows are left out (stay zero).
+static SHARED_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The first-layer rows of input `f`: its bucket's row and the shared row.
+#[inline(always)]
+fn rows_of(f: usize) -> impl Iterator<Item = usize> {
+    let shared_only = SHARED_ONLY.load(std::sync::atomic::Ordering::Relaxed);
+    [f, INPUTS + f % FEATURES].into_iter().skip(shared_only as usize)
+}
+
+#[inline(always)]
+fn accumulate(p: &Params, feats: &[u16], acc: &mut [f32; HIDDEN]) {
+    acc.copy_from_slice(&p.b1);
+    for &f in feats {
+        for r in rows_of(f as usize) {
+            let row = &p.w1[r * HIDDEN..(r + 1) * HIDDEN];
+            for i in 0..HIDDEN {
+                acc[i] += row[i];
+            }
+        }
+    }
+}
+
+/// Forward pass: the network's output in centipawns, with both accumulators.
+fn forward(p: &Params, d: &Data, s: &Sample, a: &mut [f32; HIDDEN], b: &mut [f32; HIDDEN]) -> f32 {
+    let st = s.start as usize;
+    let fa = &d.feats[st..st + s.n_us as usize];
+    let fb = &d.feats[st + s.n_us as usize..st + s.n_us as usize + s.n_them as usize];
+    accumulate(p, fa, a);
+    accumulate(p, fb, b);
+    let mut y = p.b2;
+    for i in 0..HIDDEN {
+        y += a[i].clamp(0.0, 1.0) * p.w2[i] + b[i].clamp(0.0, 1.0) * p.w2[HIDDEN + i];
+    }
+    y * OUTPUT_SCALE as f32
+}
+
+fn target(s: &Sample, k: f32, lambda: f32) -> f32 {
+    if s.result < 0.0 {
+        sigmoid(s.score / k)
+    } else {
+        lambda * sigmoid(s.score / k) + (1.0 - lambda) * s.result
+    }
+}
+
+fn backward(p: &Params, d: &Data, s: &Sample, k: f32, lambda: f32, distill_weight: f32, g: &mut Grad) {
+    let mut a = [0f32; HIDDEN];
+    let mut b = [0f32; HIDDEN];
+    let y = forward(p, d, s, &mut a, &mut b);
+    let pr = sigmoid(y / k);
+    let t = target(s, k, lambda);
+    let w = if s.result < 0.0 { distill_weight } else { 1.0 };
+    g.loss += w as f64 * ((pr - t) as f64).powi(2);
+    // d loss / d (float output before scaling)
+    let dy = w * 2.0 * (pr - t) * pr * (1.0 - pr) * OUTPUT_SCALE as f32 / k;
+    g.b2 += dy;
+    let st = s.start as usize;
+    let halves: [(&[f32; HIDDEN], &[u16], usize); 2] = [
+        (&a, &d.feats[st..st + s.n_us as usize], 0),
+        (&b, &d.feats[st + s.n_us as usize..st + s.n_us as usize + s.n_them as usize], HIDDEN),
+    ];
+    for (acc, feats, off) in halves {
+        let mut da = [0f32; HIDDEN];
+        for i in 0..HIDDEN {
+            let h = acc[i];
+            g.w2[off + i] += dy * h.clamp(0.0, 1.0);
+            if h > 0.0 && h < 1.0 {
+                da[i] = dy * p.w2[off + i];
+            }
+        }
+        for (b, d) in g.b1.iter_mut().zip(&da) {
+            *b += d;
+        }
+        for &f in feats {
+            for r in rows_of(f as usize) {
+                let row = &mut g.w1[r * HIDDEN..(r + 1) * HIDDEN];
+                for i in 0..HIDDEN {
+                    row[i] += da[i];
+                }
+            }
+        }
+    }
+}
+
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam { m: vec![0.0; n], v: vec![0.0; n], t: 0 }
+    }
+}
+
+const B1: f32 = 0.9;
+const B2: f32 = 0.999;
+const EPS: f32 = 1e-8;
+
+#[allow(clippy::too_many_arguments)]
+fn adam_step(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], lr: f32, t: i32, scale: f32, wd: f32) {
+    let c1 = 1.0 - B1.powi(t);
+    let c2 = 1.0 - B2.powi(t);
+    let step = lr * c2.sqrt() / c1;
+    const CH: usize = 1 << 14;
+    w.par_chunks_mut(CH)
+        .zip(g.par_chunks(CH))
+        .zip(m.par_chunks_mut(CH))
+        .zip(v.par_chunks_mut(CH))
+        .for_each(|(((w, g), m), v)| {
+            for i in 0..w.len() {
+                let gi = g[i] * scale;
+                m[i] = B1 * m[i] + (1.0 - B1) * gi;
+                v[i] = B2 * v[i] + (1.0 - B2) * gi * gi;
+                w[i] -= step * m[i] / (v[i].sqrt() + EPS) + lr * wd * w[i];
+            }
+        });
+}
+
+fn validate(p: &Params, d: &Data, idx: &[usize], k: f32, lambda: f32) -> (f64, f64, f64) {
+    let (l, le, lr) = idx
+        .par_iter()
+        .map(|&i| {
+            let s = &d.samples[i];
+            let mut a = [0f32; HIDDEN];
+            let mut b = [0f32; HIDDEN];
+            let pr = sigmoid(forward(p, d, s, &mut a, &mut b) / k);
+            (
+                ((pr - target(s, k, lambda)) as f64).powi(2),
+                ((pr - sigmoid(s.score / k)) as f64).powi(2),
+                ((pr - s.result) as f64).powi(2),
+            )
+        })
+        .reduce(|| (0.0, 0.0, 0.0), |x, y| (x.0 + y.0, x.1 + y.1, x.2 + y.2));
+    let n = idx.len().max(1) as f64;
+    (l / n, le / n, lr / n)
+}
+
+fn main() {
+    hisha::init();
+    let args = Args::parse();
+    if args.data.is_empty() {
+        eprintln!("error: no data files");
+        std::process::exit(2);
+    }
+    let t0 = Instant::now();
+    let mut files = args.data.clone();
+    if let Some(v) = &args.val {
+        files.insert(0, v.clone());
+    }
+    let mut data = load(&files, args.max_score);
+    if args.distill {
+        for s in &mut data.samples {
+            s.score = s.classical;
+            s.result = 0.5;
+        }
+    }
+    let n = data.samples.len();
+    if n < 100 {
+        eprintln!("error: only {n} usable positions");
+        std::process::exit(2);
+    }
+    let k = if args.k > 0.0 { args.k } else { fit_k(&data) };
+    eprintln!("{n} positions loaded in {:.1}s; K = {k:.0}", t0.elapsed().as_secs_f64());
+
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(args.seed);
+    // Positions of one game are consecutive lines: hold out whole blocks of lines.
+    const BLOCK: usize = 4096;
+    let every = ((1.0 / args.holdout.clamp(1e-4, 0.5)).round() as usize).max(2);
+    // With --val, its positions come first (and win the duplicate check).
+    let (val, mut train): (Vec<usize>, Vec<usize>) = if args.val.is_some() {
+        (0..n).partition(|&i| data.samples[i].from_first_file && data.samples[i].result >= 0.0)
+    } else {
+        (0..n).partition(|&i| data.samples[i].result >= 0.0 && (i / BLOCK) % every == every / 2)
+    };
+    if val.is_empty() || train.is_empty() {
+        eprintln!("error: too few positions to hold out whole blocks of {BLOCK}");
+        std::process::exit(2);
+    }
+    eprintln!("{} training and {} validation positions", train.len(), val.len());
+
+    let mut p = match &args.init {
+        Some(path) => Params::from_net(path),
+        None => Params::random(args.seed),
+    };
+    let threads = rayon::current_num_threads().max(1);
+    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new()).collect();
+    let mut adam_w1 = Adam::new(ROWS * HIDDEN);
+    let mut adam_b1 = Adam::new(HIDDEN);
+    let mut adam_w2 = Adam::new(2 * HIDDEN);
+    let (mut m_b2, mut v_b2) = (0f32, 0f32);
+    SHARED_ONLY.store(args.shared_only, std::sync::atomic::Ordering::Relaxed);
+    {
+        let (mut l, mut le, mut lr) = (0f64, 0f64, 0f64);
+        for &i in &val {
+            let s = &data.samples[i];
+            let pr = sigmoid(s.classical / k);
+            l += ((pr - target(s, k, args.lambda)) as f64).powi(2);
+            le += ((pr - sigmoid(s.score / k)) as f64).powi(2);
+            lr += ((pr - s.result) as f64).powi(2);
+        }
+        let nv = val.len() as f64;
+        eprintln!("classical eval: validation loss {:.5} (vs score {:.5}, vs result {:.5})", l / nv, le / nv, lr / nv);
+    }
+    let (v0, ve0, vr0) = validate(&p, &data, &val, k, args.lambda);
+    eprintln!("start: validation loss {v0:.5} (vs score {ve0:.5}, vs result {vr0:.5})");
+    let mut best = f64::INFINITY;
+
+    for epoch in 0..args.epochs {
+        let lr = if epoch >= args.epochs * 17 / 20 {
+            args.lr * 0.09
+        } else if epoch >= args.epochs * 3 / 5 {
+            args.lr * 0.3
+        } else {
+            args.lr
+        };
+        train.shuffle(&mut rng);
+        let te = Instant::now();
+        let mut train_loss = 0f64;
+        for batch in train.chunks(args.batch) {
+            let per = batch.len().div_ceil(threads);
+            grads.iter_mut().for_each(|g| g.clear());
+            grads.par_iter_mut().zip(batch.par_chunks(per)).for_each(|(g, part)| {
+                for &i in part {
+                    backward(&p, &data, &data.samples[i], k, args.lambda, args.distill_weight, g);
+                }
+            });
+            let (first, rest) = grads.split_at_mut(1);
+            let g0 = &mut first[0];
+            for g in rest.iter() {
+                g0.w1.par_chunks_mut(1 << 14).zip(g.w1.par_chunks(1 << 14)).for_each(|(a, b)| {
+                    for i in 0..a.len() {
+                        a[i] += b[i];
+                    }
+                });
+                for i in 0..HIDDEN {
+                    g0.b1[i] += g.b1[i];
+                }
+                for i in 0..2 * HIDDEN {
+                    g0.w2[i] += g.w2[i];
+                }
+                g0.b2 += g.b2;
+                g0.loss += g.loss;
+            }
+            train_loss += g0.loss;
+            let scale = 1.0 / batch.len() as f32;
+            adam_w1.t += 1;
+            adam_b1.t += 1;
+            adam_w2.t += 1;
+            let t = adam_w1.t;
+            adam_step(&mut p.w1, &g0.w1, &mut adam_w1.m, &mut adam_w1.v, lr, t, scale, args.wd);
+            adam_step(&mut p.b1, &g0.b1, &mut adam_b1.m, &mut adam_b1.v, lr, t, scale, 0.0);
+            adam_step(&mut p.w2, &g0.w2, &mut adam_w2.m, &mut adam_w2.v, lr, t, scale, 0.0);
+            let gb = g0.b2 * scale;
+            m_b2 = B1 * m_b2 + (1.0 - B1) * gb;
+            v_b2 = B2 * v_b2 + (1.0 - B2) * gb * gb;
+            p.b2 -= lr * (1.0 - B2.powi(t)).sqrt() / (1.0 - B1.powi(t)) * m_b2 / (v_b2.sqrt() + EPS);
+        }
+        let (vl, ve, vr) = validate(&p, &data, &val, k, args.lambda);
+        eprintln!(
+            "epoch {:3} lr {lr:.5} train {:.5} validation {vl:.5} (vs score {ve:.5}, vs result {vr:.5}) {:.1}s",
+            epoch + 1,
+            train_loss / train.len() as f64,
+            te.elapsed().as_secs_f64()
+        );
+        if vl >= best {
+            continue;
+        }
+        best = vl;
+        let bytes = p.export();
+        match std::fs::File::create(&args.out).and_then(|mut f| f.write_all(&bytes)) {
+            Ok(()) => {}
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", args.out);
+                std::process::exit(1);
+            }
+        }
+    }
+    eprintln!("best validation loss {best:.5}, written to {} ({:.0}s in all)", args.out, t0.elapsed().as_secs_f64());
+}
