@@ -13,7 +13,9 @@ use hisha::types::Color;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use std::io::{BufRead, Write};
+use std::io::Write;
+
+mod common;
 
 /// Longest random walk, in plies.
 const MAX_WALK: usize = 6;
@@ -32,21 +34,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut bases: Vec<String> = Vec::new();
-    for f in &args[4..] {
-        let file = match std::fs::File::open(f) {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("error: cannot open {f}: {e}");
-                std::process::exit(2);
-            }
-        };
-        for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
-            if let Some(sfen) = line.split('\t').next() {
-                bases.push(sfen.to_string());
-            }
-        }
-    }
+    let bases: Vec<String> =
+        common::data_lines(&args[4..]).filter_map(|(_, line)| line.split('\t').next().map(str::to_string)).collect();
     let lines: Vec<String> = bases
         .par_iter()
         .enumerate()

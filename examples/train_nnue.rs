@@ -22,7 +22,9 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
-use std::io::{BufRead, Write};
+use std::io::Write;
+
+mod common;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -102,28 +104,16 @@ fn load(files: &[String], max_score: i32) -> Data {
     let mut lines: Vec<String> = Vec::new();
     let mut first_file_lines = 0;
     let mut dup = 0usize;
-    for (fi, f) in files.iter().enumerate() {
-        let file = match std::fs::File::open(f) {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("error: cannot open {f}: {e}");
-                std::process::exit(2);
+    for (fi, line) in common::data_lines(files) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        common::position_key(&line).hash(&mut h);
+        if seen.insert(h.finish()) {
+            lines.push(line);
+            if fi == 0 {
+                first_file_lines += 1;
             }
-        };
-        for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
-            let key = line.split('\t').next().unwrap_or("");
-            // The move number does not change the position.
-            let key = key.rsplit_once(' ').map(|(a, _)| a).unwrap_or(key);
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            key.hash(&mut h);
-            if seen.insert(h.finish()) {
-                lines.push(line);
-                if fi == 0 {
-                    first_file_lines += 1;
-                }
-            } else {
-                dup += 1;
-            }
+        } else {
+            dup += 1;
         }
     }
     eprintln!("{} distinct positions ({dup} duplicates dropped)", lines.len());

@@ -24,6 +24,8 @@ struct Sample {
     result: f32,
 }
 
+mod common;
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -45,32 +47,28 @@ fn main() {
     let mut coef: Vec<f32> = Vec::new();
     let mut raw: Vec<(usize, usize, i32, f32)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for path in &args[4..] {
-        let text = std::fs::read_to_string(path).expect("read data");
-        for line in text.lines() {
-            let mut it = line.split('\t');
-            let (Some(sfen), Some(score), Some(result)) = (it.next(), it.next(), it.next()) else { continue };
-            let (Ok(score), Ok(result)) = (score.parse::<i32>(), result.parse::<f32>()) else { continue };
-            // The same position from different games would be counted twice.
-            let board = sfen.rsplit_once(' ').map(|(b, _)| b).unwrap_or(sfen);
-            if !seen.insert(board.to_string()) {
-                continue;
-            }
-            let Ok(pos) = Position::from_sfen(sfen) else { continue };
-            let mut tr = Trace { w: &w0, terms: Vec::with_capacity(128) };
-            all_terms(&pos, &mut tr);
-            tr.terms.sort_unstable_by_key(|t| t.0);
-            let start = idx.len();
-            for (i, c) in tr.terms {
-                if idx.len() > start && *idx.last().unwrap() == i as u32 {
-                    *coef.last_mut().unwrap() += c;
-                } else {
-                    idx.push(i as u32);
-                    coef.push(c);
-                }
-            }
-            raw.push((start, idx.len(), score, result));
+    for (_, line) in common::data_lines(&args[4..]) {
+        let mut it = line.split('\t');
+        let (Some(sfen), Some(score), Some(result)) = (it.next(), it.next(), it.next()) else { continue };
+        let (Ok(score), Ok(result)) = (score.parse::<i32>(), result.parse::<f32>()) else { continue };
+        // The same position from different games would be counted twice.
+        if !seen.insert(common::position_key(&line).to_string()) {
+            continue;
         }
+        let Ok(pos) = Position::from_sfen(sfen) else { continue };
+        let mut tr = Trace { w: &w0, terms: Vec::with_capacity(128) };
+        all_terms(&pos, &mut tr);
+        tr.terms.sort_unstable_by_key(|t| t.0);
+        let start = idx.len();
+        for (i, c) in tr.terms {
+            if idx.len() > start && *idx.last().unwrap() == i as u32 {
+                *coef.last_mut().unwrap() += c;
+            } else {
+                idx.push(i as u32);
+                coef.push(c);
+            }
+        }
+        raw.push((start, idx.len(), score, result));
     }
     eprintln!("{} positions, {} terms", raw.len(), idx.len());
 
