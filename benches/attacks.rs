@@ -6,9 +6,9 @@
 //! Both compute rook and bishop attacks for all 81 squares over a set of
 //! occupancies taken from random play.
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use hisha::attacks::{bishop_attacks, rook_attacks, slow_ray_attacks, BISHOP_DIRS, ROOK_DIRS};
-use hisha::bitboard::Bitboard;
-use hisha::types::Square;
+use hisha::core::attacks::{bishop_attacks, rook_attacks, slow_ray_attacks, BISHOP_DIRS, ROOK_DIRS};
+use hisha::core::bitboard::Bitboard;
+use hisha::core::types::Square;
 
 struct RayScan {
     // [direction][square]: the empty-board ray; directions 0..4 rook, 4..8 bishop.

@@ -9,8 +9,8 @@
 use hisha::movegen::legal_moves;
 use hisha::position::Position;
 use hisha::search::{repetition, think, Config, Limits, Repetition, Shared, Sink};
-use hisha::tt::TranspositionTable;
-use hisha::types::Color;
+use hisha::search::tt::TranspositionTable;
+use hisha::core::types::Color;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::io::Write;
@@ -28,7 +28,7 @@ fn main() {
     }
     let eval = args.get(5).map(String::as_str).unwrap_or("");
     if eval != "classical" {
-        if let Err(e) = hisha::nnue::load(eval) {
+        if let Err(e) = hisha::eval::nnue::load(eval) {
             eprintln!("error: {e}");
             std::process::exit(2);
         }

@@ -9,7 +9,7 @@
 
 use hisha::movegen::legal_moves;
 use hisha::position::Position;
-use hisha::types::Color;
+use hisha::core::types::Color;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;

@@ -14,9 +14,9 @@
 //! Usage: cargo run --release --example train_nnue -- --out net.nnue [--epochs N] ... DATA...
 
 use clap::Parser;
-use hisha::nnue::{self, FEATURES, HIDDEN, INPUTS, MAX_ACTIVE, OUTPUT_SCALE, QA, QB};
+use hisha::eval::nnue::{self, FEATURES, HIDDEN, INPUTS, MAX_ACTIVE, OUTPUT_SCALE, QA, QB};
 use hisha::position::Position;
-use hisha::types::Color;
+use hisha::core::types::Color;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;

@@ -12,7 +12,7 @@
 
 use hisha::eval::{self, all_terms, Trace, NUM_PARAMS};
 use hisha::position::Position;
-use hisha::types::PieceType;
+use hisha::core::types::PieceType;
 use rayon::prelude::*;
 use std::io::Write;
 

@@ -1,24 +1,27 @@
 //! Hisha: a USI shogi engine.
 //!
-//! Modules, bottom up: `types` (colours, squares, pieces, hands, moves), `bitboard`,
-//! `attacks` (tables), `zobrist`, `position` (board state, SFEN, do/undo), `movegen`
-//! (legal move generation and perft), `mate` (df-pn tsume solver), `eval` (hand-made static evaluation), `nnue` (network evaluation), `tt` (shared
-//! transposition table), `time` (time allocation), `search` (alpha-beta search),
-//! `usi` (the protocol loop).
+//! Folders, bottom up (each may use only the ones above it):
+//! - `core`: types (colours, squares, pieces, hands, moves), bitboards, attack tables,
+//!   Zobrist keys;
+//! - `position`: the board state, SFEN, do/undo and the rules that need the board
+//!   (repetition, entering-king declaration, static exchange);
+//! - `movegen`: move generation, check detection, legality, perft;
+//! - `eval`: the hand-made evaluation and its weights, and `eval::nnue`, the network;
+//! - `mate`: the df-pn tsume solver;
+//! - `search`: alpha-beta search, move ordering, histories, time management, the
+//!   transposition table;
+//! - `engine`: the `Engine` facade (one game's state and searches) used by the USI
+//!   loop, `bench` and the tests;
+//! - `usi`: the protocol layer, which only parses and prints.
 
-pub mod attacks;
-pub mod bitboard;
+pub mod core;
+pub mod engine;
 pub mod eval;
 pub mod mate;
 pub mod movegen;
-pub mod nnue;
 pub mod position;
 pub mod search;
-pub mod time;
-pub mod tt;
-pub mod types;
 pub mod usi;
-pub mod zobrist;
 
 /// Engine name reported to GUIs.
 pub const ENGINE_NAME: &str = "Hisha";
@@ -29,6 +32,6 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Builds every lazily initialised table (attacks, Zobrist keys).
 pub fn init() {
-    attacks::init();
-    zobrist::init();
+    core::attacks::init();
+    core::zobrist::init();
 }

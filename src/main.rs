@@ -131,7 +131,7 @@ fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, verb
         },
         None => BENCH_POSITIONS.to_string(),
     };
-    let (tt, _) = hisha::tt::TranspositionTable::new(hash);
+    let (tt, _) = hisha::search::tt::TranspositionTable::new(hash);
     let tt = Arc::new(tt);
     let cfg = Config { threads, verbose, ..Config::default() };
     let sink: Sink = if verbose { Arc::new(|s: &str| println!("{s}")) } else { Arc::new(|_: &str| {}) };

@@ -5,7 +5,7 @@
 use hisha::mate::{self, MateResult, Solver};
 use hisha::movegen::{legal_moves, CheckInfo};
 use hisha::position::Position;
-use hisha::types::Move;
+use hisha::core::types::Move;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 

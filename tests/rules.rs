@@ -2,7 +2,7 @@
 
 use hisha::movegen::{generate, legal_moves, GenType, MoveList};
 use hisha::position::Position;
-use hisha::types::Move;
+use hisha::core::types::Move;
 
 fn pos(sfen: &str) -> Position {
     Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
@@ -182,7 +182,7 @@ fn pinned_pieces_move_only_along_the_pin() {
 fn capture_goes_to_hand_unpromoted() {
     let mut p = pos("4k4/9/9/9/4+r4/9/9/4R4/4K4 b - 1");
     p.do_move(Move::from_usi("5h5e").expect("usi"));
-    assert_eq!(p.hand(hisha::types::Color::Black).count(hisha::types::PieceType::Rook), 1);
+    assert_eq!(p.hand(hisha::core::types::Color::Black).count(hisha::core::types::PieceType::Rook), 1);
     assert!(p.to_sfen().contains(" R "), "{}", p.to_sfen());
 }
 
@@ -209,7 +209,7 @@ fn staged_generators_partition_the_legal_moves() {
         } else {
             generate(&p, GenType::CapturesPromotions, true, &mut l);
             for &m in l.iter() {
-                assert!(p.is_capture(m) || (m.is_promotion() && p.moved_piece(m).kind() == hisha::types::PieceType::Pawn));
+                assert!(p.is_capture(m) || (m.is_promotion() && p.moved_piece(m).kind() == hisha::core::types::PieceType::Pawn));
             }
             staged.extend(l.iter());
             l.clear();

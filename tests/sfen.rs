@@ -67,7 +67,7 @@ fn malformed_sfens_are_refused_with_a_reason() {
 #[test]
 fn tsume_without_attacker_king_is_accepted() {
     let p = Position::from_sfen("1k7/9/+P1l6/2B6/9/9/9/9/9 b RGrb3g4s4n3l17p 1").expect("kingless tsume");
-    assert!(!p.has_king(hisha::types::Color::Black) && p.has_king(hisha::types::Color::White));
+    assert!(!p.has_king(hisha::core::types::Color::Black) && p.has_king(hisha::core::types::Color::White));
     assert!(!p.in_check());
     // One king missing is fine for either side, but not both.
     assert!(Position::from_sfen("lnsg1gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1").is_ok());

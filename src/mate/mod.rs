@@ -21,11 +21,11 @@
 //!   keeps its children's values locally so a child's fresh result is never lost to a
 //!   table replacement (no infinite loop from inconsistent table reads).
 
-use crate::attacks::between;
+use crate::core::attacks::between;
 use crate::movegen::{self, GenType, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Hand, Move, Piece, PieceType};
-use crate::zobrist;
+use crate::core::types::{Color, Hand, Move, Piece, PieceType};
+use crate::core::zobrist;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -8,8 +8,8 @@
 //! are the file attacks masked to the forward ray. See `benches/perft.rs` and the
 //! README for the measurements behind this choice.
 
-use crate::bitboard::Bitboard;
-use crate::types::{Color, PieceType, Square};
+use crate::core::bitboard::Bitboard;
+use crate::core::types::{Color, PieceType, Square};
 use once_cell::sync::Lazy;
 
 /// Index of the file line in the line tables.

@@ -5,7 +5,7 @@
 //! seen as a miss rather than as a wrong entry (the "xor trick"). The only `unsafe` is
 //! the cache prefetch hint.
 
-use crate::types::Move;
+use crate::core::types::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Bound type of a stored score.

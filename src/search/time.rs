@@ -1,7 +1,7 @@
 //! Time management: turns the clock fields of `go` into a soft target (`optimum`, when
 //! to stop starting new iterations) and a hard limit (`maximum`, when to abort).
 
-use crate::types::Color;
+use crate::core::types::Color;
 
 /// Clock fields of `go` (milliseconds).
 #[derive(Clone, Debug, Default)]

@@ -5,19 +5,22 @@
 //! mate-in-1 detection, the repetition rules, entering-king declarations, Lazy SMP and
 //! MultiPV.
 
-use crate::attacks::{king_attacks, knight_attacks};
-use crate::bitboard::Bitboard;
+use crate::core::attacks::{king_attacks, knight_attacks};
+use crate::core::bitboard::Bitboard;
 use crate::eval;
 use crate::movegen::{generate, legal_moves, CheckInfo, GenType, MoveList, MAX_MOVES};
-use crate::nnue::{self, Accumulator, Network, RefreshCache};
+use crate::eval::nnue::{self, Accumulator, Network, RefreshCache};
 use crate::position::Position;
-use crate::time::{self, Budget, Clock, TimeOptions};
-use crate::tt::{Bound, TranspositionTable};
-use crate::types::{Color, Move, PieceType};
+use time::{Budget, Clock, TimeOptions};
+use tt::{Bound, TranspositionTable};
+use crate::core::types::{Color, Move, PieceType};
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+pub mod time;
+pub mod tt;
 
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;

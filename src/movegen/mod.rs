@@ -5,10 +5,10 @@
 //! the length of the list. Search uses the staged kinds (captures, quiets, evasions,
 //! checks).
 
-use crate::attacks::*;
-use crate::bitboard::Bitboard;
+use crate::core::attacks::*;
+use crate::core::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{Color, Move, PieceType, Square};
+use crate::core::types::{Color, Move, PieceType, Square};
 use std::mem::MaybeUninit;
 
 /// More than the most legal moves any shogi position has (593).

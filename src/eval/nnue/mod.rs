@@ -12,7 +12,7 @@
 //! here, so engine and trainer can never disagree on the features.
 
 use crate::position::Position;
-use crate::types::{Color, Hand, Move, Piece, PieceType, Square};
+use crate::core::types::{Color, Hand, Move, Piece, PieceType, Square};
 use once_cell::sync::Lazy;
 use std::sync::{Arc, RwLock};
 
@@ -349,7 +349,7 @@ impl Accumulator {
 struct CacheEntry {
     acc: [i16; HIDDEN],
     board: [Piece; 81],
-    hands: [crate::types::Hand; 2],
+    hands: [crate::core::types::Hand; 2],
     valid: bool,
 }
 

@@ -5,8 +5,8 @@
 use crate::movegen;
 use crate::position::Position;
 use crate::search::{start_clock, think, Config, EnteringKingRule, Limits, Shared, Sink};
-use crate::tt::TranspositionTable;
-use crate::types::Move;
+use crate::search::tt::TranspositionTable;
+use crate::core::types::Move;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -249,7 +249,7 @@ impl Usi {
             "d" => emit(self.pos.pretty().trim_end()),
             "eval" => emit(&format!(
                 "info string eval nnue {} classical {} (material+psq {}, piece terms {}, Black's view except the totals)",
-                crate::nnue::evaluate(&self.pos),
+                crate::eval::nnue::evaluate(&self.pos),
                 crate::eval::evaluate(&self.pos),
                 crate::eval::material_psq(&self.pos),
                 crate::eval::piece_terms_value(&self.pos)
@@ -501,7 +501,7 @@ impl Usi {
             }
             OptKind::String => {
                 let path = if value.is_empty() || value == EMBEDDED_NET { "" } else { value.as_str() };
-                match crate::nnue::load(path) {
+                match crate::eval::nnue::load(path) {
                     Ok(()) => emit(&format!("info string EvalFile: {}", if path.is_empty() { EMBEDDED_NET } else { path })),
                     Err(e) => bad(&format!("{e}; the previous network stays")),
                 }

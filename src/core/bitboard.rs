@@ -1,6 +1,6 @@
 //! A set of squares as one `u128` (bits 0..81, file-major).
 
-use crate::types::{Color, Rank, Square};
+use crate::core::types::{Color, Rank, Square};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of squares; bit `i` is the square with file-major index `i`.

@@ -9,11 +9,13 @@
 //! everything else comes from one pass over the pieces that computes each piece's
 //! attacks once (`piece_terms`).
 
-use crate::attacks::{king_attacks, piece_attacks};
-use crate::bitboard::Bitboard;
+use crate::core::attacks::{king_attacks, piece_attacks};
+use crate::core::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{Color, Move, PieceType, Square};
+use crate::core::types::{Color, Move, PieceType, Square};
 use once_cell::sync::Lazy;
+
+pub mod nnue;
 
 /// Offset of the board material values (indexed by piece type).
 pub const OFF_BOARD: usize = 0;
@@ -194,16 +196,15 @@ impl Weights {
     }
 }
 
-#[path = "eval_weights.rs"]
-mod tuned;
+mod weights;
 
 impl Weights {
     /// The weight table embedded from `src/eval_weights.rs` (written by `examples/tune.rs`).
     /// A table of the wrong length (the layout changed since it was written) is ignored
     /// in favour of the hand-set weights; a test keeps the committed table in step.
     pub fn tuned() -> Weights {
-        if tuned::TUNED.len() == NUM_PARAMS {
-            Weights { params: tuned::TUNED.to_vec() }
+        if weights::TUNED.len() == NUM_PARAMS {
+            Weights { params: weights::TUNED.to_vec() }
         } else {
             Weights::default_weights()
         }
@@ -589,8 +590,8 @@ mod tests {
 
     #[test]
     fn embedded_table_matches_the_layout() {
-        assert_eq!(tuned::TUNED.len(), NUM_PARAMS);
-        assert_eq!(tuned::TUNED[OFF_BOARD + PieceType::King.index()], 0);
+        assert_eq!(weights::TUNED.len(), NUM_PARAMS);
+        assert_eq!(weights::TUNED[OFF_BOARD + PieceType::King.index()], 0);
     }
 
     fn traced(sfen: &str) -> Vec<(usize, f32)> {

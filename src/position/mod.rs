@@ -1,10 +1,10 @@
 //! The position: board, hands, side to move, SFEN in and out, do/undo with an
 //! incrementally updated Zobrist key, and the attack queries search and movegen need.
 
-use crate::attacks::*;
-use crate::bitboard::Bitboard;
-use crate::types::{Color, Hand, Move, Piece, PieceType, Square};
-use crate::zobrist;
+use crate::core::attacks::*;
+use crate::core::bitboard::Bitboard;
+use crate::core::types::{Color, Hand, Move, Piece, PieceType, Square};
+use crate::core::zobrist;
 use std::fmt;
 
 /// SFEN of the even-game start position.

@@ -1,6 +1,6 @@
 //! Zobrist hash keys from a fixed-seed generator, identical in every build.
 
-use crate::types::{Color, Piece, PieceType, Square};
+use crate::core::types::{Color, Piece, PieceType, Square};
 use once_cell::sync::Lazy;
 use rand::{RngCore, SeedableRng};
 

@@ -1,0 +1,1 @@
+//! The `Engine` facade (filled in a later step).
