@@ -8,8 +8,9 @@
 
 use hisha::movegen::legal_moves;
 use hisha::position::Position;
-use hisha::search::{repetition, think, Config, Limits, Repetition, Shared, Sink};
-use hisha::search::tt::TranspositionTable;
+use hisha::engine::Engine;
+use hisha::position::rules::{repetition, Repetition};
+use hisha::search::{Config, Limits, Report, Sink};
 use hisha::core::types::Color;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -48,10 +49,9 @@ fn main() {
         }
     };
     let mut rng = SmallRng::seed_from_u64(seed);
-    let (tt, _) = TranspositionTable::new(16);
-    let tt = Arc::new(tt);
     let cfg = Config { verbose: false, use_nnue: eval != "classical", keep_history: true, ..Config::default() };
-    let sink: Sink = Arc::new(|_: &str| {});
+    let mut engine = Engine::new(cfg, 16);
+    let sink: Sink = Arc::new(|_: &Report| {});
     let (mut wins, mut draws, mut positions) = (0u64, 0u64, 0u64);
     for g in 0..games {
         let mut pos = Position::startpos();
@@ -69,8 +69,7 @@ fn main() {
         if !ok {
             continue;
         }
-        tt.clear();
-        hisha::search::clear_history();
+        engine.new_game();
         let mut records: Vec<(String, i32)> = Vec::new();
         // Result from Black's point of view.
         let result: f32 = loop {
@@ -88,10 +87,8 @@ fn main() {
             if pos.plies_played() as u32 >= MAX_PLIES {
                 break 0.5;
             }
-            let shared = Arc::new(Shared::new(tt.clone(), 1));
-            shared.set_budget(None);
             let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-            let r = think(shared, &pos, &limits, &cfg, sink.clone());
+            let r = engine.search(&pos, &limits, sink.clone());
             if r.best == "win" {
                 break stm_result(true);
             }

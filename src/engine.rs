@@ -1,1 +1,167 @@
-//! The `Engine` facade (filled in a later step).
+//! The `Engine` facade: one player's state across a game (settings, hash table size,
+//! the transposition table, each search thread's histories and mate table) and the
+//! ways to search with it: in the background (`start`, for the USI loop, with
+//! `ponderhit` and `stop`), to completion (`search`, for `bench`, data generation and
+//! tests) and the tsume solver (`start_mate`). Callers get results and reports
+//! through a `Sink`; the engine prints nothing. Uses `search`, `mate` and `position`.
+
+use crate::mate::{self, MateResult, Stats};
+use crate::position::Position;
+use crate::search::time::Clock;
+use crate::search::tt::TranspositionTable;
+use crate::search::{think, Config, Limits, SearchResult, Shared, Sink, ThreadTables};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Stack of each search thread (deep recursion with per-ply move lists).
+const SEARCH_STACK: usize = 64 << 20;
+
+/// One engine: settings, hash and per-thread tables kept between searches.
+pub struct Engine {
+    /// Settings of the next search.
+    pub config: Config,
+    hash_mb: usize,
+    tt: Option<Arc<TranspositionTable>>,
+    tt_mb: usize,
+    tables: Arc<Mutex<Vec<ThreadTables>>>,
+}
+
+/// A search running on its own thread.
+pub struct Running {
+    handle: JoinHandle<()>,
+    shared: Arc<Shared>,
+    pos: Position,
+    limits: Limits,
+}
+
+impl Running {
+    /// Whether the search thread has ended.
+    pub fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+
+    /// Asks the search to stop and waits for it (its best move has been reported).
+    pub fn stop(self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        let _ = self.handle.join();
+    }
+
+    /// The opponent played the ponder move: restart the clock with `clock` (the fields
+    /// `ponderhit` gave, over those of `go`) and search on with a time limit.
+    pub fn ponderhit(&mut self, config: &Config, clock: Clock) {
+        self.limits.clock = clock;
+        self.limits.ponder = false;
+        self.shared.time.start_for(&self.limits.clock, self.limits.infinite, self.pos.side_to_move(), self.pos.game_ply(), &config.time);
+        self.shared.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// The clock fields the search was started with.
+    pub fn clock(&self) -> &Clock {
+        &self.limits.clock
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new(Config::default(), 64)
+    }
+}
+
+impl Engine {
+    /// An engine with `config` and a hash table of `hash_mb` MiB (allocated on first use).
+    pub fn new(config: Config, hash_mb: usize) -> Engine {
+        Engine { config, hash_mb, tt: None, tt_mb: 0, tables: Arc::new(Mutex::new(Vec::new())) }
+    }
+
+    /// Hash size in MiB for the next table.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Sets the hash size; the table is reallocated on next use.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.hash_mb = mb;
+    }
+
+    /// The transposition table, (re)allocated at the set size when needed; with it the
+    /// size in MiB actually allocated when less than asked (`None` when in full).
+    pub fn table(&mut self) -> (Arc<TranspositionTable>, Option<usize>) {
+        if let Some(tt) = &self.tt {
+            if self.tt_mb == self.hash_mb {
+                return (tt.clone(), None);
+            }
+        }
+        self.tt = None; // free the old table first
+        let (tt, mb) = TranspositionTable::new(self.hash_mb);
+        let tt = Arc::new(tt);
+        self.tt = Some(tt.clone());
+        self.tt_mb = self.hash_mb;
+        (tt, if mb != self.hash_mb { Some(mb) } else { None })
+    }
+
+    /// Forgets the table's contents.
+    pub fn clear_hash(&mut self) {
+        self.table().0.clear();
+    }
+
+    /// A new game: clears the table and forgets the threads' move-ordering statistics
+    /// and mate tables.
+    pub fn new_game(&mut self) {
+        self.clear_hash();
+        if let Ok(mut t) = self.tables.lock() {
+            t.clear();
+        }
+    }
+
+    fn shared_for(&mut self, pos: &Position, limits: &Limits) -> Arc<Shared> {
+        let shared = Arc::new(Shared::new(self.table().0, self.config.threads));
+        shared.pondering.store(limits.ponder, Ordering::Relaxed);
+        shared.infinite.store(limits.infinite, Ordering::Relaxed);
+        shared.time.start_for(&limits.clock, limits.infinite, pos.side_to_move(), pos.game_ply(), &self.config.time);
+        shared
+    }
+
+    /// Searches `pos` to completion on this thread; reports go to `sink`.
+    pub fn search(&mut self, pos: &Position, limits: &Limits, sink: Sink) -> SearchResult {
+        let shared = self.shared_for(pos, limits);
+        let tables = self.tables.clone();
+        let mut guard = match tables.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        think(shared, pos, limits, &self.config, &mut guard, sink)
+    }
+
+    /// Starts searching `pos` on its own thread; the best move goes to `sink`.
+    pub fn start(&mut self, pos: &Position, limits: &Limits, sink: Sink) -> std::io::Result<Running> {
+        let shared = self.shared_for(pos, limits);
+        let (sh, p, lim, cfg, tables) = (shared.clone(), pos.clone(), limits.clone(), self.config.clone(), self.tables.clone());
+        let handle = std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
+            let mut guard = match tables.lock() {
+                Ok(g) => g,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            think(sh, &p, &lim, &cfg, &mut guard, sink);
+        })?;
+        Ok(Running { handle, shared, pos: pos.clone(), limits: limits.clone() })
+    }
+
+    /// Starts the tsume solver on `pos` on its own thread (hash of the engine's size,
+    /// `limit` of time); `done` gets the answer when it ends or is stopped.
+    pub fn start_mate(
+        &mut self,
+        pos: &Position,
+        limit: Option<Duration>,
+        done: impl FnOnce(MateResult, Stats) + Send + 'static,
+    ) -> std::io::Result<Running> {
+        let shared = Arc::new(Shared::new(self.table().0, 1));
+        let (flag, p, hash_mb) = (shared.clone(), pos.clone(), self.hash_mb);
+        let handle = std::thread::Builder::new().name("mate".into()).spawn(move || {
+            let (r, st) = mate::solve_with_stats(&p, limit, &flag.stop, hash_mb);
+            done(r, st);
+        })?;
+        Ok(Running { handle, shared, pos: pos.clone(), limits: Limits::default() })
+    }
+}

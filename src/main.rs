@@ -115,7 +115,9 @@ fn run_perft(depth: u32, sfen: Option<String>, divide: bool, threads: usize) -> 
 const BENCH_POSITIONS: &str = include_str!("../positions/bench.sfen");
 
 fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, verbose: bool) -> ExitCode {
-    use hisha::search::{think, Config, Limits, Shared, Sink};
+    use hisha::engine::Engine;
+    use hisha::search::{Config, Limits, Report, Sink};
+    use hisha::usi::info::{report_line, score_text};
     use std::sync::Arc;
     if !(1..=60).contains(&depth) || !(1..=256).contains(&threads) || !(1..=65536).contains(&hash) {
         eprintln!("error: depth 1..60, threads 1..256, hash 1..65536");
@@ -131,10 +133,9 @@ fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, verb
         },
         None => BENCH_POSITIONS.to_string(),
     };
-    let (tt, _) = hisha::search::tt::TranspositionTable::new(hash);
-    let tt = Arc::new(tt);
-    let cfg = Config { threads, verbose, ..Config::default() };
-    let sink: Sink = if verbose { Arc::new(|s: &str| println!("{s}")) } else { Arc::new(|_: &str| {}) };
+    let mut engine = Engine::new(Config { threads, verbose, ..Config::default() }, hash);
+    let sink: Sink = if verbose { Arc::new(|r: &Report| println!("{}", report_line(r))) } else { Arc::new(|_: &Report| {}) };
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut total_nodes = 0u64;
     let start = std::time::Instant::now();
     let mut n = 0;
@@ -150,18 +151,15 @@ fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, verb
                 return ExitCode::FAILURE;
             }
         };
-        tt.clear();
-        let shared = Arc::new(Shared::new(tt.clone(), threads));
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
-        shared.set_budget(None);
+        engine.clear_hash();
         let t0 = std::time::Instant::now();
-        let r = think(shared, &pos, &limits, &cfg, sink.clone());
+        let r = engine.search(&pos, &limits, sink.clone());
         n += 1;
         total_nodes += r.nodes;
         println!(
             "position {n}: bestmove {} score {} depth {} nodes {} time {} ms",
             r.best,
-            hisha::search::score_text(r.score),
+            score_text(r.score),
             r.depth,
             r.nodes,
             t0.elapsed().as_millis()
@@ -269,7 +267,7 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
             st.seconds,
             st.nodes,
             st.proof_nodes,
-            hisha::mate::usi_answer(&r),
+            hisha::usi::info::checkmate_line(&r),
             expect
         );
         if total > 1 {

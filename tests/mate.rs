@@ -5,6 +5,7 @@
 use hisha::mate::{self, MateResult, Solver};
 use hisha::movegen::{legal_moves, CheckInfo};
 use hisha::position::Position;
+use hisha::usi::info::checkmate_line;
 use hisha::core::types::Move;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -141,10 +142,10 @@ fn stop_and_limits_give_timeout() {
 fn usi_answer_lines() {
     hisha::init();
     let m = |s: &str| Move::from_usi(s).expect("move");
-    assert_eq!(mate::usi_answer(&MateResult::Mate(vec![m("G*8b")])), "checkmate G*8b");
-    assert_eq!(mate::usi_answer(&MateResult::Mate(vec![m("N*2c"), m("1a1b"), m("S*2a")])), "checkmate N*2c 1a1b S*2a");
-    assert_eq!(mate::usi_answer(&MateResult::NoMate), "checkmate nomate");
-    assert_eq!(mate::usi_answer(&MateResult::Timeout), "checkmate timeout");
+    assert_eq!(checkmate_line(&MateResult::Mate(vec![m("G*8b")])), "checkmate G*8b");
+    assert_eq!(checkmate_line(&MateResult::Mate(vec![m("N*2c"), m("1a1b"), m("S*2a")])), "checkmate N*2c 1a1b S*2a");
+    assert_eq!(checkmate_line(&MateResult::NoMate), "checkmate nomate");
+    assert_eq!(checkmate_line(&MateResult::Timeout), "checkmate timeout");
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! One test (or more) per rule in RULES.md, both ways where a rule has two sides.
+//! One test (or more) per rule of the game as the engine plays it (the shogi rules,
+//! with the CSA entering-king declaration), both ways where a rule has two sides.
 
 use hisha::movegen::{generate, legal_moves, GenType, MoveList};
 use hisha::position::Position;

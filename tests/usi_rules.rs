@@ -3,7 +3,7 @@ mod common;
 
 use common::{last_score, Engine};
 use hisha::position::Position;
-use hisha::search::{repetition, Repetition};
+use hisha::position::rules::{repetition, Repetition};
 
 fn mate_score(sfen: &str, plies: i32) {
     let mut e = Engine::ready();

@@ -4,5 +4,6 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod bounded;
 pub mod types;
 pub mod zobrist;

@@ -614,6 +614,9 @@ impl fmt::Debug for Move {
     }
 }
 
+/// Material values in centipawns by piece type index (also used by SEE and ordering).
+pub const PIECE_VALUE: [i32; 15] = [0, 90, 330, 380, 580, 880, 1100, 600, 15000, 600, 600, 600, 600, 1150, 1450];
+
 #[cfg(test)]
 mod tests {
     use super::*;

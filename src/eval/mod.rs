@@ -66,8 +66,7 @@ pub struct Weights {
     pub params: Vec<i32>,
 }
 
-/// Material values in centipawns by piece type index (also used by SEE and ordering).
-pub const PIECE_VALUE: [i32; 15] = [0, 90, 330, 380, 580, 880, 1100, 600, 15000, 600, 600, 600, 600, 1150, 1450];
+pub use crate::core::types::PIECE_VALUE;
 const HAND_VALUE: [i32; 8] = [0, 100, 350, 410, 620, 950, 1200, 660];
 
 fn koff(dx: i32, dy: i32) -> usize {

@@ -26,7 +26,6 @@ use crate::movegen::{self, GenType, MoveList};
 use crate::position::Position;
 use crate::core::types::{Color, Hand, Move, Piece, PieceType};
 use crate::core::zobrist;
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -1138,70 +1137,7 @@ impl Solver {
     }
 }
 
-/// The exact USI answer line for a result: `checkmate <moves>` / `checkmate nomate` / `checkmate timeout`.
-pub fn usi_answer(r: &MateResult) -> String {
-    match r {
-        MateResult::Mate(line) if !line.is_empty() => {
-            let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-            format!("checkmate {}", moves.join(" "))
-        }
-        MateResult::Mate(_) | MateResult::Timeout => "checkmate timeout".to_string(),
-        MateResult::NoMate => "checkmate nomate".to_string(),
-    }
-}
-
 /// Quick bounded mate probe for the normal search: a mating first move if a mate is proved within `max_nodes`.
 pub fn quick_mate(pos: &Position, max_nodes: u64) -> Option<Move> {
     Solver::for_nodes(max_nodes).quick_mate(pos, max_nodes)
-}
-
-/// Parses the arguments after `go mate` (`<ms>` or `infinite`); None = infinite.
-pub fn parse_mate_time(args: &[&str]) -> Result<Option<Duration>, String> {
-    match args.first() {
-        None | Some(&"infinite") => Ok(None),
-        Some(t) => t.parse::<u64>().map(|ms| Some(Duration::from_millis(ms))).map_err(|_| format!("go mate: bad time '{t}'")),
-    }
-}
-
-/// Handles `go mate ...` synchronously for the simple USI loop (`args` follow `mate`).
-pub fn usi_go_mate(pos: &Position, args: &[&str], hash_mb: usize, out: &mut impl Write) -> std::io::Result<()> {
-    let limit = match parse_mate_time(args) {
-        Ok(l) => l,
-        Err(e) => {
-            writeln!(out, "info string error: {e}")?;
-            writeln!(out, "checkmate timeout")?;
-            return out.flush();
-        }
-    };
-    let stop = AtomicBool::new(false);
-    // One table for the whole session: its pages are mapped once, and what earlier
-    // problems proved stays valid (keys are salted per attacker and piece set).
-    static SOLVER: std::sync::Mutex<Option<(usize, Solver)>> = std::sync::Mutex::new(None);
-    let mut guard = SOLVER.lock().unwrap_or_else(|e| e.into_inner());
-    if guard.as_ref().is_none_or(|(mb, _)| *mb != hash_mb) {
-        *guard = None;
-        *guard = Some((hash_mb, Solver::new(hash_mb)));
-    }
-    let (r, st) = match guard.as_mut() {
-        Some((_, solver)) => {
-            let r = solver.solve_deep(pos, limit, &stop);
-            (r, solver.stats)
-        }
-        None => solve_with_stats(pos, limit, &stop, hash_mb),
-    };
-    drop(guard);
-    writeln!(
-        out,
-        "info string mate search: {} nodes, {:.3} s, {:.0} nodes/s{}",
-        st.nodes,
-        st.seconds,
-        st.nodes as f64 / st.seconds.max(1e-9),
-        match (&r, st.exact) {
-            (MateResult::Mate(_), true) => ", shortest mate proved",
-            (MateResult::Mate(_), false) => ", not proved shortest (out of time)",
-            _ => "",
-        }
-    )?;
-    writeln!(out, "{}", usi_answer(&r))?;
-    out.flush()
 }

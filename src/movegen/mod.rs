@@ -2,92 +2,29 @@
 //! the dead-drop, nifu and uchifuzume rules, pins, and evasions (double check included).
 //!
 //! Every generator here yields only legal moves, so perft can count the last ply by
-//! the length of the list. Search uses the staged kinds (captures, quiets, evasions,
-//! checks).
+//! the length of the list. The narrower kinds (captures and promotions, evasions)
+//! serve quiescence search; the main search generates all legal moves at once and
+//! orders them with its move picker. `checks` holds check detection and the check
+//! generator of the mate solver, `perft` the move-tree counts. Uses `core` and
+//! `position`.
 
 use crate::core::attacks::*;
 use crate::core::bitboard::Bitboard;
 use crate::position::Position;
 use crate::core::types::{Color, Move, PieceType, Square};
-use std::mem::MaybeUninit;
+use crate::core::bounded::BoundedVec;
+
+mod checks;
+mod perft;
+
+pub use checks::{generate_checks, CheckInfo};
+pub use perft::{perft, perft_divide};
 
 /// More than the most legal moves any shogi position has (593).
 pub const MAX_MOVES: usize = 600;
 
 /// A fixed-capacity list of moves that never allocates.
-pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl MoveList {
-    /// An empty list.
-    #[inline(always)]
-    pub fn new() -> MoveList {
-        // An array of MaybeUninit needs no initialisation; skipping the 1.2 KB memset
-        // per node is measurable in perft.
-        MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
-    }
-
-    /// Appends a move.
-    #[inline(always)]
-    pub fn push(&mut self, m: Move) {
-        // The list is sized above the proven maximum of legal moves; the bound is
-        // still checked so a bug cannot write out of bounds.
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = MaybeUninit::new(m);
-            self.len += 1;
-        }
-    }
-
-    /// Number of moves.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the list is empty.
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Removes all moves.
-    #[inline(always)]
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// The moves as a slice.
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: elements 0..len were written by `push` and `Move` is `Copy`.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
-    }
-
-    /// The moves as a mutable slice (for ordering).
-    #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        // SAFETY: as in `as_slice`.
-        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
-    }
-
-    /// Whether `m` is in the list.
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
-    }
-
-    /// Iterates over the moves.
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
-    }
-}
+pub type MoveList = BoundedVec<Move, MAX_MOVES>;
 
 /// Which moves to generate.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -297,7 +234,7 @@ fn gen_non_pawn_moves(pos: &Position, us: Color, target: Bitboard, all_promos: b
 
 /// Board moves of the pieces of `us` on `movers` (the king excluded) onto `target`.
 #[inline(always)]
-fn gen_moves_of(pos: &Position, us: Color, movers: Bitboard, target: Bitboard, all_promos: bool, list: &mut MoveList) {
+pub(super) fn gen_moves_of(pos: &Position, us: Color, movers: Bitboard, target: Bitboard, all_promos: bool, list: &mut MoveList) {
     let movers = movers & pos.color_pieces(us);
     for pt in [PieceType::Pawn, PieceType::Lance, PieceType::Knight, PieceType::Silver, PieceType::Bishop, PieceType::Rook] {
         gen_kind_moves(pos, us, pt, pos.pieces(pt) & movers, target, all_promos, list);
@@ -307,51 +244,9 @@ fn gen_moves_of(pos: &Position, us: Color, movers: Bitboard, target: Bitboard, a
     gen_kind_moves(pos, us, PieceType::Dragon, pos.pieces(PieceType::Dragon) & movers, target, all_promos, list);
 }
 
-/// Every legal move that gives check (captures, promotions, non-promotions, quiet
-/// moves, discovered checks and drops; evasions that check when in check). Used by
-/// the tsume solver, which needs them all.
-pub fn generate_checks(pos: &Position, list: &mut MoveList) {
-    let us = pos.side_to_move();
-    let ci = CheckInfo::new(pos);
-    let mut tmp = MoveList::new();
-    if pos.in_check() {
-        gen_evasions(pos, us, true, &mut tmp);
-    } else {
-        let own = pos.color_pieces(us);
-        let mut any_cs = Bitboard::EMPTY;
-        for pt in PieceType::ALL {
-            if pt != PieceType::King {
-                any_cs |= ci.check_squares[pt.index()];
-            }
-        }
-        let disc = ci.discoverers;
-        // Direct checks: the piece (promoted or not) lands on a checking square.
-        gen_moves_of(pos, us, !disc, any_cs & !own, true, &mut tmp);
-        // Discovered checks: any move of a blocker off the line.
-        if disc.any() {
-            gen_moves_of(pos, us, disc, !own, true, &mut tmp);
-            if disc.has(pos.king_square(us)) {
-                gen_king_moves(pos, us, !own, &mut tmp);
-            }
-        }
-        let mut drop_cs = Bitboard::EMPTY;
-        for pt in PieceType::HAND {
-            if pos.hand(us).has(pt) {
-                drop_cs |= ci.check_squares[pt.index()];
-            }
-        }
-        gen_drops(pos, us, drop_cs & !pos.occupied(), &mut tmp);
-    }
-    for &m in tmp.iter() {
-        if ci.gives_check(pos, m) {
-            list.push(m);
-        }
-    }
-}
-
 /// King moves onto `target` that do not step into attack.
 #[inline(always)]
-fn gen_king_moves(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
+pub(super) fn gen_king_moves(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
     if !pos.has_king(us) {
         return;
     }
@@ -367,7 +262,7 @@ fn gen_king_moves(pos: &Position, us: Color, target: Bitboard, list: &mut MoveLi
 
 /// Drops onto the empty squares in `target`.
 #[inline(always)]
-fn gen_drops(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
+pub(super) fn gen_drops(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
     let hand = pos.hand(us);
     if hand.is_empty() || target.is_empty() {
         return;
@@ -457,7 +352,7 @@ fn gen_non_evasions(
     }
 }
 
-fn gen_evasions(pos: &Position, us: Color, all_promos: bool, list: &mut MoveList) {
+pub(super) fn gen_evasions(pos: &Position, us: Color, all_promos: bool, list: &mut MoveList) {
     let ksq = pos.king_square(us);
     let checkers = pos.checkers();
     gen_king_moves(pos, us, !pos.color_pieces(us), list);
@@ -509,121 +404,4 @@ fn gen_quiets(pos: &Position, us: Color, all_promos: bool, list: &mut MoveList) 
     gen_non_pawn_moves(pos, us, empty, all_promos, list);
     gen_king_moves(pos, us, empty, list);
     gen_drops(pos, us, empty, list);
-}
-
-/// What a side needs to know to tell quickly whether a move gives check.
-pub struct CheckInfo {
-    /// For each piece type, squares from which a piece of the mover attacks the enemy king.
-    pub check_squares: [Bitboard; PieceType::NUM],
-    /// Mover's pieces whose departure uncovers a slider attack on the enemy king.
-    pub discoverers: Bitboard,
-    /// The enemy king's square.
-    pub enemy_king: Square,
-}
-
-impl CheckInfo {
-    /// Check information for the side to move in `pos`.
-    pub fn new(pos: &Position) -> CheckInfo {
-        let us = pos.side_to_move();
-        let them = us.flip();
-        let ek = pos.king_square(them);
-        let occ = pos.occupied();
-        let mut cs = [Bitboard::EMPTY; PieceType::NUM];
-        cs[PieceType::Pawn.index()] = pawn_attacks(them, ek);
-        cs[PieceType::Lance.index()] = lance_attacks(them, ek, occ);
-        cs[PieceType::Knight.index()] = knight_attacks(them, ek);
-        cs[PieceType::Silver.index()] = silver_attacks(them, ek);
-        let gold = gold_attacks(them, ek);
-        for pt in [PieceType::Gold, PieceType::ProPawn, PieceType::ProLance, PieceType::ProKnight, PieceType::ProSilver] {
-            cs[pt.index()] = gold;
-        }
-        cs[PieceType::Bishop.index()] = bishop_attacks(ek, occ);
-        cs[PieceType::Rook.index()] = rook_attacks(ek, occ);
-        cs[PieceType::Horse.index()] = cs[PieceType::Bishop.index()] | king_attacks(ek);
-        cs[PieceType::Dragon.index()] = cs[PieceType::Rook.index()] | king_attacks(ek);
-        if !pos.has_king(them) {
-            return CheckInfo { check_squares: [Bitboard::EMPTY; PieceType::NUM], discoverers: Bitboard::EMPTY, enemy_king: ek };
-        }
-        let (blockers, _) = pos.slider_blockers(them, ek);
-        CheckInfo { check_squares: cs, discoverers: blockers & pos.color_pieces(us), enemy_king: ek }
-    }
-
-    /// Whether the legal move `m` gives check.
-    #[inline]
-    pub fn gives_check(&self, pos: &Position, m: Move) -> bool {
-        let to = m.to();
-        if m.is_drop() {
-            return self.check_squares[m.drop_piece().index()].has(to);
-        }
-        let from = m.from();
-        let pt = pos.piece_on(from).kind();
-        let moved = if m.is_promotion() { pt.promote() } else { pt };
-        if self.check_squares[moved.index()].has(to) {
-            // Lance/rook/bishop check squares were computed with the mover still on
-            // `from`; a slider moving along the line towards the king is still fine
-            // because `from` lies behind `to` as seen from the king.
-            return true;
-        }
-        if self.discoverers.has(from) && !line_through(self.enemy_king, from).has(to) {
-            return true;
-        }
-        false
-    }
-}
-
-/// Counts leaf nodes `depth` plies below `pos` (the last ply by list length).
-pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut list = MoveList::new();
-    generate(pos, GenType::Legal, true, &mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
-    let mut total = 0;
-    for &m in list.iter() {
-        pos.do_move(m);
-        total += perft(pos, depth - 1);
-        pos.undo_move(m);
-    }
-    total
-}
-
-/// Perft split at the root: each legal move with its count, in generation order.
-/// With `threads > 1` the root moves are spread over a rayon pool.
-pub fn perft_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
-    let list = legal_moves(pos);
-    let moves: Vec<Move> = list.iter().copied().collect();
-    let count = |m: Move| {
-        let mut p = pos.clone();
-        p.do_move(m);
-        let n = if depth <= 1 { 1 } else { perft(&mut p, depth - 1) };
-        (m, n)
-    };
-    if threads > 1 && depth > 2 {
-        use rayon::prelude::*;
-        // Root moves differ a lot in subtree size, so each root move's children are
-        // split too; rayon's work stealing then keeps every thread busy to the end.
-        let count_split = |m: Move| {
-            let mut p = pos.clone();
-            p.do_move(m);
-            let children: Vec<Move> = legal_moves(&p).iter().copied().collect();
-            let n: u64 = children
-                .par_iter()
-                .map(|&c| {
-                    let mut q = p.clone();
-                    q.do_move(c);
-                    perft(&mut q, depth - 2)
-                })
-                .sum();
-            (m, n)
-        };
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| moves.par_iter().map(|&m| count_split(m)).collect()),
-            Err(_) => moves.iter().map(|&m| count(m)).collect(),
-        }
-    } else {
-        moves.iter().map(|&m| count(m)).collect()
-    }
 }

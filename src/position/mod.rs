@@ -7,6 +7,8 @@ use crate::core::types::{Color, Hand, Move, Piece, PieceType, Square};
 use crate::core::zobrist;
 use std::fmt;
 
+pub mod rules;
+
 /// SFEN of the even-game start position.
 pub const START_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 

@@ -1,7 +1,11 @@
 //! Time management: turns the clock fields of `go` into a soft target (`optimum`, when
-//! to stop starting new iterations) and a hard limit (`maximum`, when to abort).
+//! to stop starting new iterations) and a hard limit (`maximum`, when to abort), and
+//! the `TimeManager` that owns the start time, both limits and every timing decision
+//! of a search. Uses `core` only.
 
 use crate::core::types::Color;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// Clock fields of `go` (milliseconds).
 #[derive(Clone, Debug, Default)]
@@ -88,6 +92,110 @@ pub fn allocate(clock: &Clock, us: Color, game_ply: u32, opt: &TimeOptions) -> O
     b.optimum = b.optimum.max(min);
     b.maximum = b.maximum.max(min);
     Some(b)
+}
+
+/// The clock of one search: when it started, its budget, and the decisions taken
+/// from them (abort now, start another iteration, how long a mate probe may run).
+/// Atomic so that the protocol thread can restart it at `ponderhit`.
+pub struct TimeManager {
+    base: Instant,
+    start_ms: AtomicU64,
+    timed: AtomicBool,
+    soft: AtomicBool,
+    optimum_ms: AtomicU64,
+    maximum_ms: AtomicU64,
+}
+
+impl Default for TimeManager {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TimeManager {
+    /// A clock started now, with no budget.
+    pub fn new() -> TimeManager {
+        TimeManager {
+            base: Instant::now(),
+            start_ms: AtomicU64::new(0),
+            timed: AtomicBool::new(false),
+            soft: AtomicBool::new(false),
+            optimum_ms: AtomicU64::new(0),
+            maximum_ms: AtomicU64::new(0),
+        }
+    }
+
+    /// Milliseconds since the clock (re)started.
+    pub fn elapsed(&self) -> u64 {
+        (self.base.elapsed().as_millis() as u64).saturating_sub(self.start_ms.load(Ordering::Relaxed))
+    }
+
+    /// Restarts the clock now with a new budget (`None`: not time-limited).
+    pub fn start(&self, b: Option<Budget>) {
+        self.start_ms.store(self.base.elapsed().as_millis() as u64, Ordering::Relaxed);
+        match b {
+            Some(b) => {
+                self.optimum_ms.store(b.optimum, Ordering::Relaxed);
+                self.maximum_ms.store(b.maximum, Ordering::Relaxed);
+                self.soft.store(b.soft, Ordering::Relaxed);
+                self.timed.store(true, Ordering::Relaxed);
+            }
+            None => self.timed.store(false, Ordering::Relaxed),
+        }
+    }
+
+    /// Restarts the clock with the budget `clock` gives `us` (none when `infinite`);
+    /// used at `go` and `ponderhit`.
+    pub fn start_for(&self, clock: &Clock, infinite: bool, us: Color, game_ply: u32, opt: &TimeOptions) {
+        let b = if infinite { None } else { allocate(clock, us, game_ply, opt) };
+        self.start(b);
+    }
+
+    /// Whether the search has a time budget.
+    pub fn is_timed(&self) -> bool {
+        self.timed.load(Ordering::Relaxed)
+    }
+
+    /// Whether the hard limit has passed (abort the search).
+    pub fn past_maximum(&self) -> bool {
+        self.is_timed() && self.elapsed() >= self.maximum_ms.load(Ordering::Relaxed)
+    }
+
+    /// Whether to stop after a completed iteration: the best move has been the same
+    /// for `stable` iterations, `score_dropped` says the score fell, `single_move`
+    /// that there is only one legal answer.
+    pub fn stop_after_iteration(&self, stable: u32, score_dropped: bool, single_move: bool) -> bool {
+        if !(self.is_timed() && self.soft.load(Ordering::Relaxed)) {
+            return false;
+        }
+        let opt = self.optimum_ms.load(Ordering::Relaxed) as f64;
+        let mut factor = if stable >= 4 {
+            0.6
+        } else if stable == 0 {
+            1.3
+        } else {
+            1.0
+        };
+        if score_dropped {
+            factor *= 1.4;
+        }
+        if single_move {
+            factor = 0.05;
+        }
+        self.elapsed() as f64 >= opt * factor * 0.7
+    }
+
+    /// Node budget and time cap of the df-pn probe at the root. A node-limited search
+    /// (`node_limit`) gives the probe a fifth of its nodes, not a fixed budget that
+    /// could be ten times the search itself.
+    pub fn mate_probe_limits(&self, node_limit: Option<u64>) -> (u64, Option<Duration>) {
+        if self.is_timed() {
+            let opt = self.optimum_ms.load(Ordering::Relaxed);
+            ((opt * 25).clamp(5_000, 500_000), Some(Duration::from_millis((opt / 10).max(1))))
+        } else {
+            (node_limit.map_or(50_000, |n| (n / 5).clamp(200, 50_000)), None)
+        }
+    }
 }
 
 #[cfg(test)]

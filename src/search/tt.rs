@@ -26,7 +26,7 @@ pub enum Bound {
 pub struct TtEntry {
     /// Best or refutation move (may be NONE).
     pub mv: Move,
-    /// Score, adjusted for mate distance from the node (see `value_from_tt`).
+    /// Score, adjusted for mate distance from the node (see `search::to_tt` and `search::from_tt`).
     pub score: i32,
     /// Static evaluation of the node.
     pub eval: i32,

@@ -1,16 +1,23 @@
-//! The USI protocol loop. The main thread reads stdin and answers at once (so `stop`,
+//! The USI protocol layer: it only parses commands and prints answers; the `Engine`
+//! does the work. The main thread reads stdin and answers at once (so `stop`,
 //! `isready`, `ponderhit`, `quit` and EOF work mid-search); each `go` runs on its own
-//! search thread that shares an atomic stop flag with this one.
+//! search thread. `options` holds the option table and `setoption`, `clock` the parser
+//! of clock fields, `info` every line the search's reports become. Uses `engine`,
+//! `search`, `mate`, `movegen`, `position` and `eval` (the `eval` command).
 
+pub mod clock;
+pub mod info;
+pub mod options;
+
+use crate::core::types::Move;
+use crate::engine::{Engine, Running};
 use crate::movegen;
 use crate::position::Position;
-use crate::search::{start_clock, think, Config, EnteringKingRule, Limits, Shared, Sink};
-use crate::search::tt::TranspositionTable;
-use crate::core::types::Move;
+use crate::search::{Limits, Report, Sink};
+use clock::{apply_clock_fields, is_clock_field, parse_number, set_clock_field};
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Parses the arguments of a `position` command into a new position, or explains
 /// why they are refused. The caller keeps its old position on error.
@@ -71,59 +78,11 @@ pub fn emit(line: &str) {
     let _ = out.flush();
 }
 
-/// Kind and range of an engine option.
-enum OptKind {
-    Spin(i64, i64),
-    Check,
-    Combo(&'static [&'static str]),
-    String,
-}
-
-struct OptDef {
-    name: &'static str,
-    kind: OptKind,
-    default: &'static str,
-}
-
-const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27"];
-
-const OPTIONS: &[OptDef] = &[
-    OptDef { name: "USI_Hash", kind: OptKind::Spin(1, 16384), default: "64" },
-    OptDef { name: "USI_Ponder", kind: OptKind::Check, default: "false" },
-    OptDef { name: "Threads", kind: OptKind::Spin(1, 64), default: "1" },
-    OptDef { name: "MultiPV", kind: OptKind::Spin(1, 64), default: "1" },
-    OptDef { name: "NetworkDelay", kind: OptKind::Spin(0, 10000), default: "120" },
-    OptDef { name: "NetworkDelay2", kind: OptKind::Spin(0, 10000), default: "120" },
-    OptDef { name: "MinimumThinkingTime", kind: OptKind::Spin(0, 60000), default: "20" },
-    OptDef { name: "SlowMover", kind: OptKind::Spin(1, 1000), default: "100" },
-    OptDef { name: "EnteringKingRule", kind: OptKind::Combo(ENTERING_KING_VARS), default: "CSARule27" },
-    OptDef { name: "ResignValue", kind: OptKind::Spin(0, 99999), default: "99999" },
-    OptDef { name: "MaxMovesToDraw", kind: OptKind::Spin(0, 100000), default: "0" },
-    OptDef { name: "DepthLimit", kind: OptKind::Spin(0, 100), default: "0" },
-    OptDef { name: "NodesLimit", kind: OptKind::Spin(0, 1_000_000_000_000), default: "0" },
-    OptDef { name: "UseNNUE", kind: OptKind::Check, default: "true" },
-    OptDef { name: "EvalFile", kind: OptKind::String, default: EMBEDDED_NET },
-];
-
-/// `EvalFile` value that selects the network built into the binary.
-const EMBEDDED_NET: &str = "<embedded>";
-
-/// A search running on its own thread.
-struct Running {
-    handle: std::thread::JoinHandle<()>,
-    shared: Arc<Shared>,
-    pos: Position,
-    limits: Limits,
-}
-
-/// The engine's state as seen by the protocol.
+/// The protocol's state: the engine, the position of the next `go`, and the running search.
 pub struct Usi {
+    engine: Engine,
     pos: Position,
     has_position: bool,
-    cfg: Config,
-    hash_mb: usize,
-    tt: Option<Arc<TranspositionTable>>,
-    tt_mb: usize,
     running: Option<Running>,
 }
 
@@ -133,49 +92,30 @@ impl Default for Usi {
     }
 }
 
-/// Parses a numeric `go` field, clamping negative and huge values.
-fn parse_ms(s: Option<&&str>) -> Result<u64, String> {
-    let Some(s) = s else { return Err("missing number".into()) };
-    match s.parse::<i128>() {
-        Ok(v) => Ok(v.clamp(0, 1_000_000_000_000) as u64),
-        Err(_) => Err(format!("'{s}' is not a number")),
+/// Parses the arguments after `go mate` (`<ms>` or `infinite`); `None` = infinite.
+pub fn parse_mate_time(args: &[&str]) -> Result<Option<Duration>, String> {
+    match args.first() {
+        None | Some(&"infinite") => Ok(None),
+        Some(t) => t.parse::<u64>().map(|ms| Some(Duration::from_millis(ms))).map_err(|_| format!("go mate: bad time '{t}'")),
     }
 }
 
 impl Usi {
     /// A fresh engine at the start position.
     pub fn new() -> Usi {
-        Usi {
-            pos: Position::startpos(),
-            has_position: false,
-            cfg: Config::default(),
-            hash_mb: 64,
-            tt: None,
-            tt_mb: 0,
-            running: None,
-        }
+        Usi { engine: Engine::default(), pos: Position::startpos(), has_position: false, running: None }
     }
 
-    fn ensure_tt(&mut self) -> Arc<TranspositionTable> {
-        if let Some(tt) = &self.tt {
-            if self.tt_mb == self.hash_mb {
-                return tt.clone();
-            }
-        }
-        self.tt = None; // free the old table first
-        let (tt, mb) = TranspositionTable::new(self.hash_mb);
-        if mb != self.hash_mb {
+    /// Allocates the hash table if its size changed, saying so when it got less.
+    fn prepare_table(&mut self) {
+        if let (_, Some(mb)) = self.engine.table() {
             emit(&format!("info string could only allocate {mb} MB of hash"));
         }
-        let tt = Arc::new(tt);
-        self.tt = Some(tt.clone());
-        self.tt_mb = self.hash_mb;
-        tt
     }
 
     fn searching(&mut self) -> bool {
         match &self.running {
-            Some(r) => !r.handle.is_finished(),
+            Some(r) => !r.is_finished(),
             None => false,
         }
     }
@@ -183,8 +123,7 @@ impl Usi {
     /// Stops any search and waits for its thread (it prints its bestmove).
     fn finish_search(&mut self) {
         if let Some(r) = self.running.take() {
-            r.shared.stop.store(true, Ordering::Relaxed);
-            let _ = r.handle.join();
+            r.stop();
         }
     }
 
@@ -194,39 +133,22 @@ impl Usi {
         let Some(&cmd) = tokens.first() else { return true };
         let args = &tokens[1..];
         match cmd {
-            "usi" => {
-                let mut s = format!("id name {} {}\nid author {}\n", crate::ENGINE_NAME, crate::ENGINE_VERSION, crate::ENGINE_AUTHOR);
-                for o in OPTIONS {
-                    match &o.kind {
-                        OptKind::Spin(lo, hi) => {
-                            s.push_str(&format!("option name {} type spin default {} min {lo} max {hi}\n", o.name, o.default))
-                        }
-                        OptKind::Check => s.push_str(&format!("option name {} type check default {}\n", o.name, o.default)),
-                        OptKind::String => s.push_str(&format!("option name {} type string default {}\n", o.name, o.default)),
-                        OptKind::Combo(vars) => {
-                            s.push_str(&format!("option name {} type combo default {}", o.name, o.default));
-                            for v in *vars {
-                                s.push_str(&format!(" var {v}"));
-                            }
-                            s.push('\n');
-                        }
-                    }
-                }
-                s.push_str("usiok");
-                emit(&s);
-            }
+            "usi" => emit(&options::usi_answer()),
             "isready" => {
                 if !self.searching() {
-                    self.ensure_tt();
+                    self.prepare_table();
                 }
                 emit("readyok");
             }
-            "setoption" => self.setoption(args),
+            "setoption" => {
+                if let Some(line) = options::setoption(&mut self.engine, args) {
+                    emit(&line);
+                }
+            }
             "usinewgame" => {
                 self.finish_search();
-                let tt = self.ensure_tt();
-                tt.clear();
-                crate::search::clear_history();
+                self.prepare_table();
+                self.engine.new_game();
             }
             "position" => match parse_position(args) {
                 Ok(p) => {
@@ -263,6 +185,74 @@ impl Usi {
         true
     }
 
+    /// Reads the `searchmoves` list starting at `args[i + 1]`; returns how many words it took.
+    fn searchmoves(&self, args: &[&str], i: usize, limits: &mut Limits) -> usize {
+        let mut n = 1;
+        while let Some(s) = args.get(i + n) {
+            match self.pos.parse_usi_move(s) {
+                Some(m) => limits.searchmoves.push(m),
+                None => {
+                    if Move::from_usi(s).is_none() {
+                        break;
+                    }
+                    emit(&format!("info string error: searchmoves: '{s}' is not legal here"));
+                }
+            }
+            n += 1;
+        }
+        n
+    }
+
+    /// Parses the limits of `go`, reporting bad fields; no limit at all means infinite.
+    fn go_limits(&self, args: &[&str]) -> Limits {
+        let mut limits = Limits::default();
+        let mut i = 0;
+        while i < args.len() {
+            let t = args[i];
+            let numeric = is_clock_field(t) || t == "depth" || t == "nodes";
+            i += if numeric {
+                match parse_number(args.get(i + 1)) {
+                    Ok(v) => {
+                        match t {
+                            "depth" => limits.depth = Some(v.clamp(1, 100) as i32),
+                            "nodes" => limits.nodes = Some(v.max(1)),
+                            _ => set_clock_field(&mut limits.clock, t, v),
+                        }
+                        2
+                    }
+                    Err(e) => {
+                        emit(&format!("info string error: go {t}: {e}"));
+                        1
+                    }
+                }
+            } else {
+                match t {
+                    "infinite" => limits.infinite = true,
+                    "ponder" => limits.ponder = true,
+                    "searchmoves" => {
+                        i += self.searchmoves(args, i, &mut limits);
+                        continue;
+                    }
+                    _ => emit(&format!("info string error: unknown go parameter '{}'", t.chars().take(32).collect::<String>())),
+                }
+                1
+            };
+        }
+        let cfg = &self.engine.config;
+        let no_limit = limits.clock.time == [None, None]
+            && limits.clock.byoyomi == 0
+            && limits.clock.inc == [0, 0]
+            && limits.clock.movetime.is_none()
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && cfg.depth_limit == 0
+            && cfg.nodes_limit == 0;
+        if no_limit {
+            limits.infinite = true;
+        }
+        limits
+    }
+
     fn go(&mut self, args: &[&str]) {
         match args.first() {
             Some(&"perft") => {
@@ -271,7 +261,7 @@ impl Usi {
                     Some(Ok(d)) if (1..=20).contains(&d) => {
                         let stdout = std::io::stdout();
                         let mut out = stdout.lock();
-                        let _ = write_divide(&mut out, &self.pos, d, self.cfg.threads);
+                        let _ = write_divide(&mut out, &self.pos, d, self.engine.config.threads);
                     }
                     _ => emit("info string error: go perft needs a depth from 1 to 20"),
                 }
@@ -288,86 +278,11 @@ impl Usi {
         if !self.has_position {
             emit("info string warning: go before any position; searching the start position");
         }
-        let mut limits = Limits::default();
-        let mut i = 0;
-        while i < args.len() {
-            let t = args[i];
-            let num = |i: usize| parse_ms(args.get(i + 1));
-            let take = |r: Result<u64, String>, f: &mut dyn FnMut(u64)| match r {
-                Ok(v) => {
-                    f(v);
-                    2
-                }
-                Err(e) => {
-                    emit(&format!("info string error: go {t}: {e}"));
-                    1
-                }
-            };
-            i += match t {
-                "btime" => take(num(i), &mut |v| limits.clock.time[0] = Some(v)),
-                "wtime" => take(num(i), &mut |v| limits.clock.time[1] = Some(v)),
-                "binc" => take(num(i), &mut |v| limits.clock.inc[0] = v),
-                "winc" => take(num(i), &mut |v| limits.clock.inc[1] = v),
-                "byoyomi" => take(num(i), &mut |v| limits.clock.byoyomi = v),
-                "movetime" => take(num(i), &mut |v| limits.clock.movetime = Some(v.max(1))),
-                "depth" => take(num(i), &mut |v| limits.depth = Some(v.clamp(1, 100) as i32)),
-                "nodes" => take(num(i), &mut |v| limits.nodes = Some(v.max(1))),
-                "infinite" => {
-                    limits.infinite = true;
-                    1
-                }
-                "ponder" => {
-                    limits.ponder = true;
-                    1
-                }
-                "searchmoves" => {
-                    let mut n = 1;
-                    while let Some(s) = args.get(i + n) {
-                        match self.pos.parse_usi_move(s) {
-                            Some(m) => limits.searchmoves.push(m),
-                            None => {
-                                if Move::from_usi(s).is_none() {
-                                    break;
-                                }
-                                emit(&format!("info string error: searchmoves: '{s}' is not legal here"));
-                            }
-                        }
-                        n += 1;
-                    }
-                    n
-                }
-                _ => {
-                    emit(&format!("info string error: unknown go parameter '{}'", t.chars().take(32).collect::<String>()));
-                    1
-                }
-            };
-        }
-        let no_limit = limits.clock.time == [None, None]
-            && limits.clock.byoyomi == 0
-            && limits.clock.inc == [0, 0]
-            && limits.clock.movetime.is_none()
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-            && self.cfg.depth_limit == 0
-            && self.cfg.nodes_limit == 0;
-        if no_limit {
-            limits.infinite = true;
-        }
-        let tt = self.ensure_tt();
-        let shared = Arc::new(Shared::new(tt, self.cfg.threads));
-        shared.pondering.store(limits.ponder, Ordering::Relaxed);
-        shared.infinite.store(limits.infinite, Ordering::Relaxed);
-        start_clock(&shared, &self.pos, &limits, &self.cfg);
-        let sh = shared.clone();
-        let pos = self.pos.clone();
-        let lim = limits.clone();
-        let cfg = self.cfg.clone();
-        let sink: Sink = Arc::new(|s: &str| emit(s));
-        let spawned = std::thread::Builder::new().name("search".into()).stack_size(64 << 20).spawn(move || {
-            think(sh, &pos, &lim, &cfg, sink);
-        });
-        match spawned {
-            Ok(handle) => self.running = Some(Running { handle, shared, pos: self.pos.clone(), limits }),
+        let limits = self.go_limits(args);
+        self.prepare_table();
+        let sink: Sink = Arc::new(|r: &Report| emit(&info::report_line(r)));
+        match self.engine.start(&self.pos, &limits, sink) {
+            Ok(r) => self.running = Some(r),
             Err(e) => {
                 emit(&format!("info string error: cannot start the search thread: {e}"));
                 let legal = movegen::legal_moves(&self.pos);
@@ -382,33 +297,16 @@ impl Usi {
     fn ponderhit(&mut self, args: &[&str]) {
         let Some(r) = &mut self.running else { return };
         // Optional fresh clock fields.
-        let mut i = 0;
-        while i < args.len() {
-            let v = parse_ms(args.get(i + 1));
-            match (args[i], v) {
-                ("btime", Ok(v)) => r.limits.clock.time[0] = Some(v),
-                ("wtime", Ok(v)) => r.limits.clock.time[1] = Some(v),
-                ("binc", Ok(v)) => r.limits.clock.inc[0] = v,
-                ("winc", Ok(v)) => r.limits.clock.inc[1] = v,
-                ("byoyomi", Ok(v)) => r.limits.clock.byoyomi = v,
-                ("movetime", Ok(v)) => r.limits.clock.movetime = Some(v.max(1)),
-                _ => {
-                    i += 1;
-                    continue;
-                }
-            }
-            i += 2;
-        }
-        r.limits.ponder = false;
-        start_clock(&r.shared, &r.pos, &r.limits, &self.cfg);
-        r.shared.pondering.store(false, Ordering::Relaxed);
+        let mut clock = r.clock().clone();
+        apply_clock_fields(&mut clock, args);
+        r.ponderhit(&self.engine.config, clock);
     }
 
     /// `go mate <ms>|infinite`: runs the df-pn solver on its own thread so that
     /// `isready` is answered and `stop` ends it (with `checkmate timeout` unless
     /// already proved). Exactly one `checkmate ...` line is printed.
     fn go_mate(&mut self, args: &[&str]) {
-        let limit = match crate::mate::parse_mate_time(args) {
+        let limit = match parse_mate_time(args) {
             Ok(l) => l,
             Err(e) => {
                 emit(&format!("info string error: {e}"));
@@ -416,106 +314,21 @@ impl Usi {
                 return;
             }
         };
-        let shared = Arc::new(Shared::new(self.ensure_tt(), 1));
-        let pos = self.pos.clone();
-        let hash_mb = self.hash_mb;
-        let flag = shared.clone();
-        let spawned = std::thread::Builder::new().name("mate".into()).spawn(move || {
-            let (r, st) = crate::mate::solve_with_stats(&pos, limit, &flag.stop, hash_mb);
+        let started = self.engine.start_mate(&self.pos, limit, |r, st| {
             emit(&format!(
                 "info string mate search: {} nodes, {:.3} s, {:.0} nodes/s",
                 st.nodes,
                 st.seconds,
                 st.nodes as f64 / st.seconds.max(1e-9)
             ));
-            emit(&crate::mate::usi_answer(&r));
+            emit(&info::checkmate_line(&r));
         });
-        match spawned {
-            Ok(handle) => {
-                self.running = Some(Running { handle, shared, pos: self.pos.clone(), limits: Limits::default() })
-            }
+        match started {
+            Ok(r) => self.running = Some(r),
             Err(e) => {
                 emit(&format!("info string error: cannot start the mate search: {e}"));
                 emit("checkmate timeout");
             }
-        }
-    }
-
-    fn setoption(&mut self, args: &[&str]) {
-        let Some(ni) = args.iter().position(|t| t.eq_ignore_ascii_case("name")) else {
-            emit("info string error: setoption needs 'name <id> [value <x>]'");
-            return;
-        };
-        let vi = args.iter().position(|t| t.eq_ignore_ascii_case("value"));
-        let name_end = vi.unwrap_or(args.len());
-        if name_end <= ni + 1 {
-            emit("info string error: setoption needs an option name");
-            return;
-        }
-        let name = args[ni + 1..name_end].join(" ");
-        let value = vi.map(|v| args[v + 1..].join(" "));
-        let name_l = name.to_ascii_lowercase();
-        let lookup = if name_l == "hash" { "usi_hash".to_string() } else { name_l };
-        let Some(def) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&lookup)) else {
-            emit(&format!("info string error: unknown option '{}'", name.chars().take(64).collect::<String>()));
-            return;
-        };
-        let value = value.unwrap_or_default();
-        let bad = |why: &str| emit(&format!("info string error: option {}: {why}", def.name));
-        match &def.kind {
-            OptKind::Spin(lo, hi) => {
-                let v = match value.parse::<i128>() {
-                    Ok(v) => v,
-                    Err(_) => return bad(&format!("'{value}' is not an integer")),
-                };
-                if v < *lo as i128 || v > *hi as i128 {
-                    return bad(&format!("{v} is out of range {lo}..{hi}"));
-                }
-                let v = v as i64;
-                match def.name {
-                    "USI_Hash" => self.hash_mb = v as usize,
-                    "Threads" => self.cfg.threads = v as usize,
-                    "MultiPV" => self.cfg.multipv = v as usize,
-                    "NetworkDelay" => self.cfg.time.network_delay = v as u64,
-                    "NetworkDelay2" => self.cfg.time.network_delay2 = v as u64,
-                    "MinimumThinkingTime" => self.cfg.time.minimum_thinking_time = v as u64,
-                    "SlowMover" => self.cfg.time.slow_mover = v as u64,
-                    "ResignValue" => self.cfg.resign_value = v as i32,
-                    "MaxMovesToDraw" => self.cfg.max_moves_to_draw = v as u32,
-                    "DepthLimit" => self.cfg.depth_limit = v as i32,
-                    "NodesLimit" => self.cfg.nodes_limit = v as u64,
-                    _ => {}
-                }
-            }
-            OptKind::Check => {
-                let on = if value.eq_ignore_ascii_case("true") {
-                    true
-                } else if value.eq_ignore_ascii_case("false") {
-                    false
-                } else {
-                    return bad(&format!("'{value}' is not true or false"));
-                };
-                if def.name == "UseNNUE" {
-                    self.cfg.use_nnue = on;
-                }
-            }
-            OptKind::String => {
-                let path = if value.is_empty() || value == EMBEDDED_NET { "" } else { value.as_str() };
-                match crate::eval::nnue::load(path) {
-                    Ok(()) => emit(&format!("info string EvalFile: {}", if path.is_empty() { EMBEDDED_NET } else { path })),
-                    Err(e) => bad(&format!("{e}; the previous network stays")),
-                }
-            }
-            OptKind::Combo(vars) => match vars.iter().find(|v| v.eq_ignore_ascii_case(&value)) {
-                Some(v) => {
-                    self.cfg.entering_king = match *v {
-                        "NoEnteringKing" => EnteringKingRule::None,
-                        "CSARule24" => EnteringKingRule::Csa24,
-                        _ => EnteringKingRule::Csa27,
-                    }
-                }
-                None => bad(&format!("'{value}' is not one of {}", vars.join(", "))),
-            },
         }
     }
 }

@@ -1,0 +1,232 @@
+//! Rules that need the board but no search: the repetition scan (sennichite, perpetual
+//! check, superior and inferior repeats), the entering-king declaration (CSA 24- and
+//! 27-point rules) and static exchange evaluation. Uses `core` and the position.
+
+use super::Position;
+use crate::core::bitboard::Bitboard;
+use crate::core::types::{Color, Move, PieceType, PIECE_VALUE};
+
+/// Which entering-king declaration rule applies.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum EnteringKingRule {
+    /// No declaration.
+    None,
+    /// CSA 24-point rule (31 points declare a win).
+    Csa24,
+    /// CSA 27-point rule (Black 28, White 27).
+    Csa27,
+}
+
+
+/// Whether the side to move may declare a win under `rule` (the CSA entering-king rules: the king in the enemy camp, not in check, ten other pieces there, and enough points).
+pub fn can_declare_win(pos: &Position, rule: EnteringKingRule) -> bool {
+    if rule == EnteringKingRule::None {
+        return false;
+    }
+    let us = pos.side_to_move();
+    let zone = Bitboard::zone(us);
+    if !zone.has(pos.king_square(us)) || pos.in_check() {
+        return false;
+    }
+    let mine = pos.color_pieces(us) & zone;
+    let others = mine.without(pos.king_square(us));
+    if others.count() < 10 {
+        return false;
+    }
+    let big = |b: Bitboard| {
+        (b & (pos.pieces(PieceType::Rook)
+            | pos.pieces(PieceType::Dragon)
+            | pos.pieces(PieceType::Bishop)
+            | pos.pieces(PieceType::Horse)))
+            .count()
+    };
+    let nbig = big(others);
+    let mut points = nbig * 5 + (others.count() - nbig);
+    let h = pos.hand(us);
+    for pt in PieceType::HAND {
+        let n = h.count(pt);
+        points += if pt == PieceType::Rook || pt == PieceType::Bishop { 5 * n } else { n };
+    }
+    let need = match rule {
+        EnteringKingRule::Csa27 => {
+            if us == Color::Black {
+                28
+            } else {
+                27
+            }
+        }
+        EnteringKingRule::Csa24 => 31,
+        EnteringKingRule::None => u32::MAX,
+    };
+    points >= need
+}
+
+/// Outcome of the repetition scan.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Repetition {
+    /// No repetition.
+    None,
+    /// Plain repetition: draw.
+    Draw,
+    /// The opponent gave perpetual check: win for the side to move.
+    Win,
+    /// The side to move gave perpetual check: loss.
+    Lose,
+    /// Same board, side to move holds strictly more in hand.
+    Superior,
+    /// Same board, side to move holds strictly less in hand.
+    Inferior,
+}
+
+/// Looks for an earlier occurrence of the current board (same side to move).
+pub fn repetition(pos: &Position) -> Repetition {
+    let st = pos.state();
+    // Cycles longer than 32 plies are rare; the cap keeps the scan cheap in long games.
+    let end = (st.plies_from_null as usize).min(32);
+    let us = pos.side_to_move();
+    let mut i = 4;
+    while i <= end {
+        let Some(s) = pos.state_back(i) else { break };
+        if s.board_key == st.board_key {
+            if s.hand == st.hand {
+                if st.continuous_check[us.index()] as usize * 2 >= i {
+                    return Repetition::Lose;
+                }
+                if st.continuous_check[us.flip().index()] as usize * 2 >= i {
+                    return Repetition::Win;
+                }
+                return Repetition::Draw;
+            }
+            if st.hand.is_superset_of(s.hand) {
+                return Repetition::Superior;
+            }
+            if s.hand.is_superset_of(st.hand) {
+                return Repetition::Inferior;
+            }
+        }
+        i += 2;
+    }
+    Repetition::None
+}
+
+// Static exchange evaluation.
+
+const SEE_ORDER: [PieceType; 14] = [
+    PieceType::Pawn,
+    PieceType::Lance,
+    PieceType::Knight,
+    PieceType::ProPawn,
+    PieceType::ProLance,
+    PieceType::ProKnight,
+    PieceType::Silver,
+    PieceType::ProSilver,
+    PieceType::Gold,
+    PieceType::Bishop,
+    PieceType::Rook,
+    PieceType::Horse,
+    PieceType::Dragon,
+    PieceType::King,
+];
+
+fn see_value(pt: PieceType) -> i32 {
+    PIECE_VALUE[pt.index()]
+}
+
+/// Static exchange evaluation of the legal move `m` (material balance for the mover).
+pub fn see(pos: &Position, m: Move) -> i32 {
+    let to = m.to();
+    let us = pos.side_to_move();
+    let mut occ = pos.occupied();
+    let mut gain = [0i32; 40];
+    let mut on_square;
+    if m.is_drop() {
+        gain[0] = 0;
+        on_square = m.drop_piece();
+        occ = occ.with(to);
+    } else {
+        let cap = pos.piece_on(to);
+        gain[0] = if cap.is_some() { see_value(cap.kind()) } else { 0 };
+        let pt = pos.piece_on(m.from()).kind();
+        on_square = if m.is_promotion() {
+            gain[0] += see_value(pt.promote()) - see_value(pt);
+            pt.promote()
+        } else {
+            pt
+        };
+        occ = occ.without(m.from());
+    }
+    let mut side = us.flip();
+    let mut n = 1;
+    loop {
+        let attackers = pos.attackers_to(to, side, occ) & occ;
+        if attackers.is_empty() {
+            break;
+        }
+        let mut found = None;
+        for pt in SEE_ORDER {
+            let b = attackers & pos.pieces(pt);
+            if b.any() {
+                found = Some((pt, b.lsb()));
+                break;
+            }
+        }
+        let Some((pt, from)) = found else { break };
+        if pt == PieceType::King && (pos.attackers_to(to, side.flip(), occ) & occ).any() {
+            break;
+        }
+        if n >= gain.len() {
+            break;
+        }
+        gain[n] = see_value(on_square) - gain[n - 1];
+        on_square = pt;
+        occ = occ.without(from);
+        side = side.flip();
+        n += 1;
+    }
+    while n > 1 {
+        n -= 1;
+        gain[n - 1] = -((-gain[n - 1]).max(gain[n]));
+    }
+    gain[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn see_values() {
+        crate::init();
+        // Pawn takes a defended pawn: +90 -90 = 0; rook takes a pawn defended by a pawn: loses.
+        let pos = Position::from_sfen("4k4/9/4g4/4p4/9/4R4/9/9/4K4 b - 1").unwrap();
+        let m = pos.parse_usi_move("5f5d").unwrap();
+        assert!(see(&pos, m) < 0);
+        let pos = Position::from_sfen("4k4/9/9/4p4/9/4R4/9/9/4K4 b - 1").unwrap();
+        let m = pos.parse_usi_move("5f5d").unwrap();
+        assert_eq!(see(&pos, m), 90);
+    }
+
+    #[test]
+    fn declaration_rules() {
+        crate::init();
+        let p28 = Position::from_sfen("RRBB1GGGG/4KSS2/9/9/9/9/9/9/4k4 b 2P 1").unwrap();
+        let p33 = Position::from_sfen("RRBB1GGGG/4KSS2/9/9/9/9/9/9/4k4 b 7P 1").unwrap();
+        let p9 = Position::from_sfen("RRBB1GGG1/4KSS2/9/9/9/9/9/9/4k4 b 9P 1").unwrap();
+        assert!(can_declare_win(&p28, EnteringKingRule::Csa27));
+        assert!(!can_declare_win(&p28, EnteringKingRule::Csa24));
+        assert!(can_declare_win(&p33, EnteringKingRule::Csa24));
+        assert!(!can_declare_win(&p9, EnteringKingRule::Csa27));
+        assert!(!can_declare_win(&p33, EnteringKingRule::None));
+    }
+
+    #[test]
+    fn repetition_kinds() {
+        crate::init();
+        let mut pos = Position::startpos();
+        for m in ["5i4h", "5a4b", "4h5i", "4b5a"] {
+            let mv = pos.parse_usi_move(m).unwrap();
+            pos.do_move(mv);
+        }
+        assert_eq!(repetition(&pos), Repetition::Draw);
+    }
+}

@@ -1,0 +1,787 @@
+//! One search thread: the tree search (`search`) with its pruning, reductions and
+//! extensions, quiescence search (`qsearch`), the evaluation state kept along the
+//! current line, and the per-ply stacks (killers, PV, evaluations). Uses the rest of
+//! `search`, `position`, `movegen`, `eval` and the mate probes of `mate`.
+
+use super::history::{history_bonus, piece_to, ThreadTables};
+use super::movepick::MovePicker;
+use super::report::{Report, Sink};
+use super::shared::Shared;
+use super::tt::{Bound, TtEntry};
+use super::{from_tt, mate_in, mated_in, to_tt, Config, MATE_IN_MAX, MAX_PLY, VALUE_INF, VALUE_SUPERIOR};
+use crate::core::attacks::{king_attacks, knight_attacks};
+use crate::core::types::{Move, PieceType};
+use crate::eval::nnue::{self, Accumulator, Network, RefreshCache};
+use crate::eval::{self, PIECE_VALUE};
+use crate::movegen::{generate, CheckInfo, GenType, MoveList};
+use crate::position::rules::{can_declare_win, repetition, see, Repetition};
+use crate::position::Position;
+use once_cell::sync::Lazy;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// Late-move reductions by `[depth][move number]`.
+static LMR: Lazy<Vec<[i32; 64]>> = Lazy::new(|| {
+    let mut t = vec![[0i32; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+        }
+    }
+    t
+});
+
+/// Shallowest remaining depth at which a PV node runs a df-pn mate probe.
+const MATE_PROBE_DEPTH: i32 = 8;
+/// Shallowest remaining depth for a probe at a non-PV node.
+const MATE_PROBE_DEPTH_NON_PV: i32 = 99;
+/// Node budget of a probe at a non-PV node.
+const MATE_PROBE_NODES: u64 = 200;
+/// Node budget of a probe at a PV node.
+const MATE_PROBE_PV_NODES: u64 = 300;
+/// Ordering score of a killer, the lowest of the "good quiet" scores; captures that
+/// win material score above `GOOD_CAPTURE`.
+const KILLER_SCORE: i32 = 1_300_000;
+
+/// A root move with what the last search of it found.
+#[derive(Clone)]
+pub(super) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub bound: Bound,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+impl RootMove {
+    pub fn new(mv: Move) -> RootMove {
+        RootMove { mv, score: -VALUE_INF, prev_score: -VALUE_INF, bound: Bound::Exact, pv: vec![mv], seldepth: 0 }
+    }
+}
+
+/// What every move of a node shares.
+#[derive(Copy, Clone)]
+struct Node {
+    beta: i32,
+    depth: i32,
+    ply: usize,
+    pv: bool,
+    cut: bool,
+    root: bool,
+    eval: i32,
+    improving: bool,
+}
+
+/// One move about to be searched.
+#[derive(Copy, Clone)]
+struct Candidate {
+    mv: Move,
+    score: i32,
+    number: i32,
+    quiet: bool,
+    gives_check: bool,
+    new_depth: i32,
+}
+
+/// Moves tried without a cut-off, punished when another move cuts off.
+struct Tried {
+    quiets: [Move; 64],
+    nq: usize,
+    captures: [Move; 32],
+    nc: usize,
+}
+
+impl Tried {
+    fn new() -> Tried {
+        Tried { quiets: [Move::NONE; 64], nq: 0, captures: [Move::NONE; 32], nc: 0 }
+    }
+
+    fn add(&mut self, m: Move, quiet: bool) {
+        if quiet && self.nq < self.quiets.len() {
+            self.quiets[self.nq] = m;
+            self.nq += 1;
+        } else if !quiet && self.nc < self.captures.len() {
+            self.captures[self.nc] = m;
+            self.nc += 1;
+        }
+    }
+}
+
+/// One search thread.
+pub(super) struct Worker {
+    pub id: usize,
+    pub pos: Position,
+    pub shared: Arc<Shared>,
+    pub cfg: Config,
+    pub out: Sink,
+    pub nodes: u64,
+    nodes_limit: u64,
+    pub seldepth: usize,
+    pub root_depth: i32,
+    pub pv_idx: usize,
+    pub root_moves: Vec<RootMove>,
+    /// Material and piece-square sum by ply (used without the network).
+    pub mat: Vec<i32>,
+    /// Network accumulators by ply (used when `cfg.use_nnue`).
+    pub acc: Vec<Accumulator>,
+    pub net: Arc<Network>,
+    refresh_cache: RefreshCache,
+    evals: Vec<i32>,
+    killers: Vec<[Move; 2]>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: Vec<usize>,
+    /// `(piece, to)` index of the move made at each ply (0 for a null move).
+    cont_idx: Vec<usize>,
+    /// Histories and the mate-probe table, kept by the caller between searches.
+    tables: ThreadTables,
+    pub best_changes: u32,
+    pub completed_depth: i32,
+}
+
+impl Worker {
+    pub fn new(
+        id: usize,
+        pos: Position,
+        shared: Arc<Shared>,
+        cfg: Config,
+        out: Sink,
+        root_moves: Vec<RootMove>,
+        nodes_limit: u64,
+        tables: ThreadTables,
+    ) -> Worker {
+        Worker {
+            id,
+            pos,
+            shared,
+            cfg,
+            out,
+            nodes: 0,
+            nodes_limit,
+            seldepth: 0,
+            root_depth: 0,
+            pv_idx: 0,
+            root_moves,
+            mat: vec![0; MAX_PLY + 4],
+            acc: vec![Accumulator::default(); MAX_PLY + 4],
+            net: nnue::network(),
+            refresh_cache: RefreshCache::default(),
+            evals: vec![0; MAX_PLY + 4],
+            killers: vec![[Move::NONE; 2]; MAX_PLY + 4],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            cont_idx: vec![0; MAX_PLY + 4],
+            tables,
+            best_changes: 0,
+            completed_depth: 0,
+        }
+    }
+
+    /// Gives the thread's tables back for the next search.
+    pub fn into_tables(self) -> ThreadTables {
+        self.tables
+    }
+
+    /// Publishes this thread's node count.
+    pub fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    pub fn stopped(&self) -> bool {
+        self.shared.stopped()
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            if self.id == 0 {
+                self.check_limits();
+            }
+        }
+    }
+
+    fn check_limits(&self) {
+        let sh = &self.shared;
+        if self.nodes_limit > 0 && sh.total_nodes() >= self.nodes_limit {
+            sh.stop.store(true, Ordering::Relaxed);
+        }
+        if !sh.pondering.load(Ordering::Relaxed) && sh.time.past_maximum() {
+            sh.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn static_eval(&self, ply: usize) -> i32 {
+        if self.cfg.use_nnue {
+            self.net.evaluate(&self.acc[ply], self.pos.side_to_move()).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
+        } else {
+            eval::evaluate_with(&self.pos, self.mat[ply])
+        }
+    }
+
+    /// Plays `m` at `ply` in the tree, keeping the evaluation state of `ply + 1` current.
+    #[inline]
+    fn make_move(&mut self, m: Move, ply: usize) {
+        if self.cfg.use_nnue {
+            self.pos.do_move(m);
+            self.shared.tt.prefetch(self.pos.key());
+            let (head, tail) = self.acc.split_at_mut(ply + 1);
+            tail[0].update(&head[ply], &self.net, &self.pos, m, &mut self.refresh_cache);
+        } else {
+            self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
+            self.pos.do_move(m);
+            self.shared.tt.prefetch(self.pos.key());
+        }
+    }
+
+    /// Passes at `ply` (null move); the evaluation state carries over.
+    #[inline]
+    fn make_null_move(&mut self, ply: usize) {
+        self.pos.do_null_move();
+        if self.cfg.use_nnue {
+            let (head, tail) = self.acc.split_at_mut(ply + 1);
+            tail[0].clone_from(&head[ply]);
+        } else {
+            self.mat[ply + 1] = self.mat[ply];
+        }
+    }
+
+    /// A mate in one among `list`: a checking move next to the king (or a knight
+    /// check) after which the defender has no evasion.
+    fn mate1(&mut self, list: &MoveList, ci: &CheckInfo) -> Option<Move> {
+        let near = king_attacks(ci.enemy_king);
+        let knight_sq = knight_attacks(self.pos.side_to_move().flip(), ci.enemy_king);
+        for &m in list.iter() {
+            let to = m.to();
+            let knightish = knight_sq.has(to)
+                && (if m.is_drop() { m.drop_piece() == PieceType::Knight } else { self.pos.piece_on(m.from()).kind() == PieceType::Knight });
+            if !(near.has(to) || knightish) || !ci.gives_check(&self.pos, m) {
+                continue;
+            }
+            self.pos.do_move(m);
+            let mut ev = MoveList::new();
+            generate(&self.pos, GenType::Evasions, false, &mut ev);
+            self.pos.undo_move(m);
+            if ev.is_empty() {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// Ordering score of `m` in the main search: hash move, captures by SEE and
+    /// victim, killers, counter-move, then quiet histories.
+    fn main_score(&self, m: Move, tt_move: Move, killers: [Move; 2], counter: Move, ply: usize) -> i32 {
+        let h = &self.tables.histories;
+        if m == tt_move {
+            i32::MAX
+        } else if !self.is_quiet(m) {
+            let cap = self.pos.piece_on(m.to());
+            let v = if cap.is_some() { PIECE_VALUE[cap.kind().index()] } else { 300 };
+            let hist = h.capture_score(&self.pos, m) / 4;
+            if see(&self.pos, m) >= 0 {
+                2_000_000 + v * 8 + hist
+            } else {
+                -2_000_000 + v + hist
+            }
+        } else if m == killers[0] {
+            1_500_000
+        } else if m == killers[1] {
+            1_400_000
+        } else if m == counter {
+            KILLER_SCORE
+        } else {
+            h.quiet_score(&self.pos, m, &self.cont_idx, ply)
+        }
+    }
+
+    /// Ordering score of `m` in quiescence search: hash move, then most valuable
+    /// victim / least valuable attacker.
+    fn quiescence_score(&self, m: Move, tt_move: Move, ply: usize) -> i32 {
+        let cap = self.pos.piece_on(m.to());
+        if m == tt_move {
+            1_000_000
+        } else if cap.is_some() {
+            PIECE_VALUE[cap.kind().index()] * 8 - if m.is_drop() { 0 } else { PIECE_VALUE[self.pos.piece_on(m.from()).kind().index()] / 16 }
+        } else if self.pos.is_capture(m) || m.is_promotion() {
+            100
+        } else {
+            self.tables.histories.quiet_score(&self.pos, m, &self.cont_idx, ply) / 16 - 10000
+        }
+    }
+
+    /// Killers, histories and counter-move after quiet move `m` cut off at `ply`.
+    fn update_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+        let bonus = history_bonus(depth);
+        let h = &mut self.tables.histories;
+        h.update_quiet(&self.pos, m, &self.cont_idx, ply, bonus);
+        for &q in tried {
+            if q != m {
+                h.update_quiet(&self.pos, q, &self.cont_idx, ply, -bonus);
+            }
+        }
+        h.set_counter_move(&self.pos, m);
+    }
+
+    /// Histories after move `m` cut off: the move rewarded, the tried moves punished.
+    fn update_cutoff(&mut self, m: Move, quiet: bool, ply: usize, depth: i32, tried: &Tried) {
+        let bonus = history_bonus(depth);
+        if quiet {
+            self.update_quiet(m, ply, depth, &tried.quiets[..tried.nq]);
+        } else {
+            self.tables.histories.update_capture(&self.pos, m, bonus);
+        }
+        for &c in &tried.captures[..tried.nc] {
+            self.tables.histories.update_capture(&self.pos, c, -bonus);
+        }
+    }
+
+    fn is_quiet(&self, m: Move) -> bool {
+        !(self.pos.is_capture(m) || (m.is_promotion() && self.pos.piece_on(m.from()).kind() == PieceType::Pawn))
+    }
+
+    /// Copies the child's PV behind `m` into the PV of `ply`.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = m;
+        let l = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][1..=l].copy_from_slice(&tail[0][..l]);
+        self.pv_len[ply] = l + 1;
+    }
+
+    /// Whether a table entry's bound settles the node's value `v` in `(alpha, beta)`.
+    fn tt_cuts(e: &TtEntry, v: i32, alpha: i32, beta: i32) -> bool {
+        match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => v >= beta,
+            Bound::Upper => v <= alpha,
+            Bound::None => false,
+        }
+    }
+
+    /// The checks every non-root node starts with: stop, repetition, game length,
+    /// maximum ply, mate distance. `Err(value)` ends the node; `Ok` gives the narrowed window.
+    fn enter_node(&self, alpha: i32, beta: i32, ply: usize) -> Result<(i32, i32), i32> {
+        if self.stopped() {
+            return Err(0);
+        }
+        match repetition(&self.pos) {
+            Repetition::None => {}
+            Repetition::Draw => return Err(0),
+            Repetition::Win => return Err(mate_in(ply)),
+            Repetition::Lose => return Err(mated_in(ply)),
+            Repetition::Superior => return Err(VALUE_SUPERIOR),
+            Repetition::Inferior => return Err(-VALUE_SUPERIOR),
+        }
+        if self.cfg.max_moves_to_draw > 0 && self.pos.game_ply() > self.cfg.max_moves_to_draw {
+            return Err(0);
+        }
+        if ply >= MAX_PLY - 2 {
+            return Err(if self.pos.in_check() { 0 } else { self.static_eval(ply) });
+        }
+        let alpha = alpha.max(mated_in(ply));
+        let beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return Err(alpha);
+        }
+        Ok((alpha, beta))
+    }
+
+    /// The node's static evaluation, sharpened by the table's score where its bound allows.
+    fn node_eval(&self, in_check: bool, tte: Option<TtEntry>, ply: usize) -> i32 {
+        if in_check {
+            -VALUE_INF
+        } else if let Some(e) = tte {
+            let mut ev = if e.eval.abs() < MATE_IN_MAX { e.eval } else { self.static_eval(ply) };
+            let v = from_tt(e.score, ply);
+            if v.abs() < MATE_IN_MAX
+                && (e.bound == Bound::Exact || (e.bound == Bound::Lower && v > ev) || (e.bound == Bound::Upper && v < ev))
+            {
+                ev = v;
+            }
+            ev
+        } else {
+            self.static_eval(ply)
+        }
+    }
+
+    /// Reverse futility and null-move pruning (non-PV nodes not in check): the value
+    /// to return when the node is pruned.
+    fn prune_node(&mut self, node: &Node) -> Option<i32> {
+        let (eval, beta, depth, ply) = (node.eval, node.beta, node.depth, node.ply);
+        if depth < 7 && eval - (140 - if node.improving { 40 } else { 0 }) * depth >= beta {
+            return Some(eval);
+        }
+        if depth >= 2 && eval >= beta && self.pos.state().last_move != Move::NULL {
+            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            self.make_null_move(ply);
+            self.cont_idx[ply] = 0;
+            let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, false, !node.cut);
+            self.pos.undo_null_move();
+            if self.stopped() {
+                return Some(0);
+            }
+            if v >= beta {
+                return Some(if v >= MATE_IN_MAX { beta } else { v });
+            }
+        }
+        None
+    }
+
+    /// Mate in one, then (deep enough) a short df-pn probe: the mate score to return.
+    fn probe_mates(&mut self, list: &MoveList, ci: &CheckInfo, node: &Node, key: u64) -> Option<i32> {
+        let (ply, depth) = (node.ply, node.depth);
+        let (m, v, bound) = if let Some(m) = self.mate1(list, ci) {
+            (m, mate_in(ply + 1), Bound::Exact)
+        } else if depth >= if node.pv { MATE_PROBE_DEPTH } else { MATE_PROBE_DEPTH_NON_PV } && node.beta < MATE_IN_MAX {
+            // A short df-pn probe where the subtree is big enough to pay for it.
+            let budget = if node.pv { MATE_PROBE_PV_NODES } else { MATE_PROBE_NODES };
+            let (m, len) = self.tables.mate.quick_mate_in(&mut self.pos, budget)?;
+            // The probe's line may not be the shortest: a lower bound.
+            (m, mate_in(ply + len as usize), Bound::Lower)
+        } else {
+            return None;
+        };
+        if node.pv {
+            self.pv[ply][0] = m;
+            self.pv_len[ply] = 1;
+        }
+        self.shared.tt.store(key, m, to_tt(v, ply), node.eval, depth.min(MAX_PLY as i32), bound);
+        Some(v)
+    }
+
+    /// Shallow-depth pruning of one move (move count, futility, history, SEE).
+    fn prune_move(&self, node: &Node, c: &Candidate, alpha: i32) -> bool {
+        let depth = node.depth;
+        if c.quiet && !c.gives_check {
+            (!node.pv && depth <= 8 && c.number > 6 + depth * depth * if node.improving { 2 } else { 1 })
+                || (depth <= 6 && node.eval + 120 + 110 * depth <= alpha)
+                || (depth <= 4 && c.score < -3000 * depth && c.number > 2)
+        } else {
+            depth <= 5 && !c.gives_check && c.score < 0 && see(&self.pos, c.mv) < -120 * depth
+        }
+    }
+
+    /// Late-move reduction of a move already made (`reduce_capture`: a losing capture
+    /// that looks futile or sits at an expected cut node).
+    fn reduction(&self, node: &Node, c: &Candidate) -> i32 {
+        let mut r = LMR[(node.depth as usize).min(63)][(c.number as usize).min(63)];
+        if node.pv {
+            r -= 1;
+        }
+        if node.cut {
+            r += 1;
+        }
+        if !node.improving {
+            r += 1;
+        }
+        if c.score >= KILLER_SCORE {
+            r -= 1;
+        }
+        if c.gives_check {
+            r -= 1;
+        }
+        if !c.quiet {
+            r -= 1;
+        }
+        if c.quiet && c.score < KILLER_SCORE {
+            r -= (c.score / 8000).clamp(-3, 3);
+        }
+        r
+    }
+
+    /// Searches the child after move `c` was made: reduced null window, then null
+    /// window at full depth, then full window at PV nodes.
+    fn search_child(&mut self, node: &Node, c: &Candidate, alpha: i32) -> i32 {
+        let (beta, ply, new_depth) = (node.beta, node.ply, c.new_depth);
+        // Losing captures are often sound sacrifices in shogi (the piece goes to hand):
+        // reduce them only where they look futile or at expected cut nodes.
+        let captured = self.pos.state().captured;
+        let capture_value = if captured.is_some() { PIECE_VALUE[captured.kind().index()] } else { 0 };
+        let reduce_capture = c.score < 0 && (node.cut || node.eval + 2 * capture_value <= alpha);
+        let mut v;
+        if node.depth >= 3 && c.number > 1 + node.pv as i32 && (c.quiet || reduce_capture) {
+            let r = self.reduction(node, c);
+            let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+            v = -self.search(-alpha - 1, -alpha, d, ply + 1, false, true);
+            if v > alpha && d < new_depth {
+                v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !node.cut);
+            }
+        } else if !node.pv || c.number > 1 {
+            v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !node.cut);
+        } else {
+            v = alpha + 1; // force full window below
+        }
+        let mut child_pv = false;
+        if node.pv && (c.number == 1 || (v > alpha && (node.root || v < beta))) {
+            v = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
+            child_pv = true;
+        }
+        if !child_pv {
+            // The child's pv row is stale: only its own PV search fills it.
+            self.pv_len[ply + 1] = 0;
+        }
+        v
+    }
+
+    /// Records the result of root move number `idx` (in the root move list).
+    fn update_root_move(&mut self, idx: usize, c: &Candidate, v: i32, alpha: i32, beta: i32) {
+        let seldepth = self.seldepth;
+        let improved = c.number == 1 || v > alpha;
+        let mut newpv = Vec::new();
+        if improved {
+            newpv.push(c.mv);
+            let l = self.pv_len[1];
+            newpv.extend_from_slice(&self.pv[1][..l]);
+        }
+        let rm = &mut self.root_moves[idx];
+        if improved {
+            rm.score = v;
+            rm.seldepth = seldepth;
+            rm.bound = if v >= beta {
+                Bound::Lower
+            } else if v <= alpha {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            rm.pv = newpv;
+            if c.number > 1 && self.pv_idx == 0 {
+                self.best_changes += 1;
+            }
+        } else {
+            rm.score = -VALUE_INF;
+        }
+    }
+
+    /// Alpha-beta search of the current position to `depth` plies, `ply` plies below the root.
+    pub fn search(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize, pv_node: bool, cut_node: bool) -> i32 {
+        let root = ply == 0;
+        if pv_node {
+            self.pv_len[ply] = 0;
+        }
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, pv_node, 0);
+        }
+        self.count_node();
+        if pv_node && ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let (mut alpha, beta) = if root {
+            (alpha, beta)
+        } else {
+            match self.enter_node(alpha, beta, ply) {
+                Ok(window) => window,
+                Err(v) => return v,
+            }
+        };
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key);
+        let tt_move = if root { self.root_moves[self.pv_idx].mv } else { tte.map(|e| e.mv).unwrap_or(Move::NONE) };
+        if let Some(e) = tte {
+            let v = from_tt(e.score, ply);
+            if !pv_node && e.depth >= depth && Self::tt_cuts(&e, v, alpha, beta) {
+                return v;
+            }
+        }
+        if !root && can_declare_win(&self.pos, self.cfg.entering_king) {
+            return mate_in(ply + 1);
+        }
+        let eval = self.node_eval(in_check, tte, ply);
+        self.evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        let node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving };
+        if !pv_node && !in_check && beta.abs() < MATE_IN_MAX {
+            if let Some(v) = self.prune_node(&node) {
+                return v;
+            }
+        }
+
+        let mut list = MoveList::new();
+        if root {
+            for rm in &self.root_moves[self.pv_idx..] {
+                list.push(rm.mv);
+            }
+        } else {
+            generate(&self.pos, GenType::Legal, false, &mut list);
+            if list.is_empty() {
+                return mated_in(ply);
+            }
+        }
+        let ci = CheckInfo::new(&self.pos);
+        if !root && !in_check {
+            if let Some(v) = self.probe_mates(&list, &ci, &node, key) {
+                return v;
+            }
+        }
+        let mut picker = if root {
+            MovePicker::as_given(&mut list)
+        } else {
+            let (killers, counter) = (self.killers[ply], self.tables.histories.counter_move(&self.pos));
+            MovePicker::main(&mut list, |m| self.main_score(m, tt_move, killers, counter, ply))
+        };
+
+        let mut best = -VALUE_INF;
+        let mut best_move = Move::NONE;
+        let mut move_count: i32 = 0;
+        let mut tried = Tried::new();
+        let old_alpha = alpha;
+        self.killers[ply + 1] = [Move::NONE; 2];
+
+        while let Some((i, m, score)) = picker.next_move() {
+            move_count += 1;
+            if root && self.id == 0 && self.cfg.verbose && self.shared.time.elapsed() > 3000 {
+                (self.out)(&Report::CurrMove { depth, mv: m, number: move_count as usize + self.pv_idx });
+            }
+            let quiet = self.is_quiet(m);
+            let gives_check = ci.gives_check(&self.pos, m);
+            let mut c = Candidate { mv: m, score, number: move_count, quiet, gives_check, new_depth: 0 };
+            if !root && best > -MATE_IN_MAX && !in_check && self.prune_move(&node, &c, alpha) {
+                continue;
+            }
+            let ext = (gives_check && (depth <= 4 || see(&self.pos, m) >= 0) && (ply as i32) < 2 * self.root_depth) as i32;
+            c.new_depth = depth - 1 + ext;
+
+            self.cont_idx[ply] = piece_to(&self.pos, m);
+            self.make_move(m, ply);
+            let v = self.search_child(&node, &c, alpha);
+            self.pos.undo_move(m);
+            if self.stopped() {
+                return 0;
+            }
+            if root {
+                self.update_root_move(self.pv_idx + i, &c, v, alpha, beta);
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node && !root {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        self.update_cutoff(m, quiet, ply, depth, &tried);
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            tried.add(m, quiet);
+        }
+
+        if move_count == 0 {
+            // Every move was pruned away or (root) none left: fall back.
+            return if in_check { mated_in(ply) } else { alpha };
+        }
+        if best == -VALUE_INF {
+            best = alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, depth, bound);
+        best
+    }
+
+    /// Quiescence search: captures and promotions (all evasions in check) until quiet.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool, qdepth: i32) -> i32 {
+        self.count_node();
+        if pv_node {
+            self.pv_len[ply] = 0;
+            if ply > self.seldepth {
+                self.seldepth = ply;
+            }
+        }
+        if self.stopped() {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.static_eval(ply) };
+        }
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key);
+        if let Some(e) = tte {
+            let v = from_tt(e.score, ply);
+            if !pv_node && Self::tt_cuts(&e, v, alpha, beta) {
+                return v;
+            }
+        }
+        let tt_move = tte.map(|e| e.mv).unwrap_or(Move::NONE);
+        let mut best;
+        let stand;
+        if in_check {
+            best = -VALUE_INF;
+            stand = -VALUE_INF;
+        } else {
+            stand = match tte {
+                Some(e) if e.eval.abs() < MATE_IN_MAX && e.eval != 0 => e.eval,
+                _ => self.static_eval(ply),
+            };
+            if stand >= beta {
+                return stand;
+            }
+            if stand > alpha {
+                alpha = stand;
+            }
+            best = stand;
+        }
+        let mut list = MoveList::new();
+        if in_check {
+            generate(&self.pos, GenType::Evasions, false, &mut list);
+            if list.is_empty() {
+                return mated_in(ply);
+            }
+        } else {
+            generate(&self.pos, GenType::CapturesPromotions, false, &mut list);
+        }
+        let mut picker = MovePicker::quiescence(&mut list, |m| self.quiescence_score(m, tt_move, ply));
+        let mut best_move = Move::NONE;
+        while let Some((_, m, _)) = picker.next_move() {
+            if !in_check {
+                let cap = self.pos.piece_on(m.to());
+                let gain = if cap.is_some() { PIECE_VALUE[cap.kind().index()] * 2 } else { 500 };
+                if stand + gain + 150 <= alpha || see(&self.pos, m) < 0 || (qdepth < -8 && cap.is_none()) {
+                    continue;
+                }
+            }
+            self.cont_idx[ply] = piece_to(&self.pos, m);
+            self.make_move(m, ply);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, qdepth - 1);
+            self.pos.undo_move(m);
+            if self.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if best == -VALUE_INF {
+            best = mated_in(ply);
+        }
+        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, -1, bound);
+        best
+    }
+}

@@ -1,0 +1,63 @@
+//! The one place that writes the search's and the solver's answers as USI text:
+//! `info` lines from `Report::Pv` and `Report::CurrMove`, `bestmove` lines, scores
+//! (`cp N`, `mate N`) and `checkmate` answers. Uses `search` and `mate`.
+
+use crate::mate::MateResult;
+use crate::search::tt::Bound;
+use crate::search::{PvReport, Report, MATE_IN_MAX, VALUE_MATE};
+use std::fmt::Write;
+
+/// USI text of a score: `cp N` or `mate N` (plies, negative when being mated).
+pub fn score_text(v: i32) -> String {
+    if v >= MATE_IN_MAX {
+        format!("mate {}", VALUE_MATE - v)
+    } else if v <= -MATE_IN_MAX {
+        format!("mate -{}", VALUE_MATE + v)
+    } else {
+        format!("cp {v}")
+    }
+}
+
+fn pv_line(r: &PvReport) -> String {
+    let mut s = format!("info depth {} seldepth {} ", r.depth, r.seldepth);
+    if let Some(k) = r.multipv {
+        let _ = write!(s, "multipv {k} ");
+    }
+    let _ = write!(s, "score {}", score_text(r.score));
+    match r.bound {
+        Bound::Lower => s.push_str(" lowerbound"),
+        Bound::Upper => s.push_str(" upperbound"),
+        _ => {}
+    }
+    let _ = write!(s, " nodes {} nps {} time {}", r.nodes, r.nps, r.time_ms);
+    if let Some(h) = r.hashfull {
+        let _ = write!(s, " hashfull {h}");
+    }
+    s.push_str(" pv");
+    for m in &r.pv {
+        let _ = write!(s, " {m}");
+    }
+    s
+}
+
+/// The USI line of a report (`info ...` or `bestmove ...`).
+pub fn report_line(r: &Report) -> String {
+    match r {
+        Report::Pv(pv) => pv_line(pv),
+        Report::CurrMove { depth, mv, number } => format!("info depth {depth} currmove {mv} currmovenumber {number}"),
+        Report::BestMove { best, ponder: Some(p) } => format!("bestmove {best} ponder {p}"),
+        Report::BestMove { best, ponder: None } => format!("bestmove {best}"),
+    }
+}
+
+/// The exact USI answer line for a result: `checkmate <moves>` / `checkmate nomate` / `checkmate timeout`.
+pub fn checkmate_line(r: &MateResult) -> String {
+    match r {
+        MateResult::Mate(line) if !line.is_empty() => {
+            let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+            format!("checkmate {}", moves.join(" "))
+        }
+        MateResult::Mate(_) | MateResult::Timeout => "checkmate timeout".to_string(),
+        MateResult::NoMate => "checkmate nomate".to_string(),
+    }
+}

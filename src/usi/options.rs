@@ -1,0 +1,150 @@
+//! The engine options a GUI can set: their table (names, kinds, ranges, defaults), the
+//! `option` lines of the `usi` answer, and `setoption`, which checks a value and
+//! applies it to the `Engine`. Uses `engine`, `search` and `eval::nnue`.
+
+use crate::engine::Engine;
+use crate::search::EnteringKingRule;
+use std::fmt::Write;
+
+/// Kind and range of an engine option.
+enum OptKind {
+    Spin(i64, i64),
+    Check,
+    Combo(&'static [&'static str]),
+    String,
+}
+
+struct OptDef {
+    name: &'static str,
+    kind: OptKind,
+    default: &'static str,
+}
+
+const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27"];
+
+/// `EvalFile` value that selects the network built into the binary.
+const EMBEDDED_NET: &str = "<embedded>";
+
+const OPTIONS: &[OptDef] = &[
+    OptDef { name: "USI_Hash", kind: OptKind::Spin(1, 16384), default: "64" },
+    OptDef { name: "USI_Ponder", kind: OptKind::Check, default: "false" },
+    OptDef { name: "Threads", kind: OptKind::Spin(1, 64), default: "1" },
+    OptDef { name: "MultiPV", kind: OptKind::Spin(1, 64), default: "1" },
+    OptDef { name: "NetworkDelay", kind: OptKind::Spin(0, 10000), default: "120" },
+    OptDef { name: "NetworkDelay2", kind: OptKind::Spin(0, 10000), default: "120" },
+    OptDef { name: "MinimumThinkingTime", kind: OptKind::Spin(0, 60000), default: "20" },
+    OptDef { name: "SlowMover", kind: OptKind::Spin(1, 1000), default: "100" },
+    OptDef { name: "EnteringKingRule", kind: OptKind::Combo(ENTERING_KING_VARS), default: "CSARule27" },
+    OptDef { name: "ResignValue", kind: OptKind::Spin(0, 99999), default: "99999" },
+    OptDef { name: "MaxMovesToDraw", kind: OptKind::Spin(0, 100000), default: "0" },
+    OptDef { name: "DepthLimit", kind: OptKind::Spin(0, 100), default: "0" },
+    OptDef { name: "NodesLimit", kind: OptKind::Spin(0, 1_000_000_000_000), default: "0" },
+    OptDef { name: "UseNNUE", kind: OptKind::Check, default: "true" },
+    OptDef { name: "EvalFile", kind: OptKind::String, default: EMBEDDED_NET },
+];
+
+/// The `id`, `option` and `usiok` lines answering `usi`.
+pub fn usi_answer() -> String {
+    let mut s = format!("id name {} {}\nid author {}\n", crate::ENGINE_NAME, crate::ENGINE_VERSION, crate::ENGINE_AUTHOR);
+    for o in OPTIONS {
+        let _ = match &o.kind {
+            OptKind::Spin(lo, hi) => writeln!(s, "option name {} type spin default {} min {lo} max {hi}", o.name, o.default),
+            OptKind::Check => writeln!(s, "option name {} type check default {}", o.name, o.default),
+            OptKind::String => writeln!(s, "option name {} type string default {}", o.name, o.default),
+            OptKind::Combo(vars) => {
+                let _ = write!(s, "option name {} type combo default {}", o.name, o.default);
+                for v in *vars {
+                    let _ = write!(s, " var {v}");
+                }
+                writeln!(s)
+            }
+        };
+    }
+    s.push_str("usiok");
+    s
+}
+
+/// Applies a spin option already checked against its range.
+fn set_spin(engine: &mut Engine, name: &str, v: i64) {
+    let cfg = &mut engine.config;
+    match name {
+        "USI_Hash" => engine.set_hash_mb(v as usize),
+        "Threads" => cfg.threads = v as usize,
+        "MultiPV" => cfg.multipv = v as usize,
+        "NetworkDelay" => cfg.time.network_delay = v as u64,
+        "NetworkDelay2" => cfg.time.network_delay2 = v as u64,
+        "MinimumThinkingTime" => cfg.time.minimum_thinking_time = v as u64,
+        "SlowMover" => cfg.time.slow_mover = v as u64,
+        "ResignValue" => cfg.resign_value = v as i32,
+        "MaxMovesToDraw" => cfg.max_moves_to_draw = v as u32,
+        "DepthLimit" => cfg.depth_limit = v as i32,
+        "NodesLimit" => cfg.nodes_limit = v as u64,
+        _ => {}
+    }
+}
+
+/// Checks `value` against option `def` and applies it; `Ok` carries a line to print
+/// (if any), `Err` why the value is refused.
+fn apply(engine: &mut Engine, def: &OptDef, value: &str) -> Result<Option<String>, String> {
+    match &def.kind {
+        OptKind::Spin(lo, hi) => {
+            let v = value.parse::<i128>().map_err(|_| format!("'{value}' is not an integer"))?;
+            if v < *lo as i128 || v > *hi as i128 {
+                return Err(format!("{v} is out of range {lo}..{hi}"));
+            }
+            set_spin(engine, def.name, v as i64);
+        }
+        OptKind::Check => {
+            let on = if value.eq_ignore_ascii_case("true") {
+                true
+            } else if value.eq_ignore_ascii_case("false") {
+                false
+            } else {
+                return Err(format!("'{value}' is not true or false"));
+            };
+            if def.name == "UseNNUE" {
+                engine.config.use_nnue = on;
+            }
+        }
+        OptKind::String => {
+            let path = if value.is_empty() || value == EMBEDDED_NET { "" } else { value };
+            crate::eval::nnue::load(path).map_err(|e| format!("{e}; the previous network stays"))?;
+            return Ok(Some(format!("info string EvalFile: {}", if path.is_empty() { EMBEDDED_NET } else { path })));
+        }
+        OptKind::Combo(vars) => {
+            let Some(v) = vars.iter().find(|v| v.eq_ignore_ascii_case(value)) else {
+                return Err(format!("'{value}' is not one of {}", vars.join(", ")));
+            };
+            engine.config.entering_king = match *v {
+                "NoEnteringKing" => EnteringKingRule::None,
+                "CSARule24" => EnteringKingRule::Csa24,
+                _ => EnteringKingRule::Csa27,
+            };
+        }
+    }
+    Ok(None)
+}
+
+/// Handles `setoption name <id> [value <x>]` (`args` follow `setoption`); returns the
+/// line to print, if any (an error or a confirmation).
+pub fn setoption(engine: &mut Engine, args: &[&str]) -> Option<String> {
+    let Some(ni) = args.iter().position(|t| t.eq_ignore_ascii_case("name")) else {
+        return Some("info string error: setoption needs 'name <id> [value <x>]'".into());
+    };
+    let vi = args.iter().position(|t| t.eq_ignore_ascii_case("value"));
+    let name_end = vi.unwrap_or(args.len());
+    if name_end <= ni + 1 {
+        return Some("info string error: setoption needs an option name".into());
+    }
+    let name = args[ni + 1..name_end].join(" ");
+    let value = vi.map(|v| args[v + 1..].join(" ")).unwrap_or_default();
+    let name_l = name.to_ascii_lowercase();
+    let lookup = if name_l == "hash" { "usi_hash".to_string() } else { name_l };
+    let Some(def) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&lookup)) else {
+        return Some(format!("info string error: unknown option '{}'", name.chars().take(64).collect::<String>()));
+    };
+    match apply(engine, def, &value) {
+        Ok(line) => line,
+        Err(why) => Some(format!("info string error: option {}: {why}", def.name)),
+    }
+}
