@@ -1,0 +1,411 @@
+//! Depth-first proof-number search (df-pn with the 1+epsilon trick): the node
+//! expansion (`mid`), the proof and disproof numbers of a node from its children
+//! (`node_numbers`), proof and disproof hands and repetition handling. Uses `keys`,
+//! `table`, `movegen` and `position`.
+
+use super::*;
+
+#[derive(Clone, Copy)]
+pub(super) struct Child {
+    pub(super) m: Move,
+    pub(super) key: u64,
+    pub(super) hand: Hand,
+    pub(super) r: Res,
+}
+
+/// Work buffers kept by a `Solver` between searches (no allocation per search).
+#[derive(Default)]
+pub(super) struct Buffers {
+    /// (board key, attacker hand) of the nodes on the current path, by ply.
+    pub(super) path: Vec<(u64, Hand)>,
+    /// Counting filter over the path keys (fast "no repetition" answer).
+    pub(super) rep_filter: Vec<u16>,
+    /// The children of every node on the path, frame after frame.
+    pub(super) children: Vec<Child>,
+}
+
+/// Limits and counters of one search.
+pub(super) struct Dfpn<'a> {
+    pub(super) tt: &'a mut MateTable,
+    pub(super) stop: &'a AtomicBool,
+    pub(super) deadline: Option<Instant>,
+    pub(super) max_nodes: u64,
+    pub(super) nodes: u64,
+    pub(super) aborted: bool,
+    pub(super) b: Buffers,
+    pub(super) scratch: MoveList,
+    /// Key salt of this search (see `key_salt`).
+    pub(super) salt: u64,
+}
+
+#[inline]
+pub(super) fn filter_index(key: u64) -> usize {
+    (key >> 48) as usize
+}
+
+/// Appends the attacker's legal checks (or, at an AND node, all legal evasions).
+pub(super) fn gen_node_moves(pos: &Position, or_node: bool, list: &mut MoveList, out: &mut Vec<Child>) {
+    list.clear();
+    if or_node {
+        movegen::generate_checks(pos, list);
+    } else {
+        movegen::generate(pos, GenType::Legal, true, list);
+    }
+    for &m in list.iter() {
+        out.push(Child { m, key: 0, hand: Hand::EMPTY, r: Res::unknown(1, 1) });
+    }
+}
+
+/// Whether the check on the defender (to move) could be blocked by a drop.
+pub(super) fn check_is_blockable(pos: &Position) -> bool {
+    let checkers = pos.checkers();
+    if checkers.more_than_one() || checkers.is_empty() {
+        return false;
+    }
+    let ksq = pos.king_square(pos.side_to_move());
+    between(ksq, checkers.lsb()).any()
+}
+
+/// Proof hand at an AND node: when the defender could interpose by a drop, every kind
+/// it lacks must stay in the attacker's hand (otherwise the defender would hold one).
+pub(super) fn and_proof_hand_adjust(pos: &Position, ph: Hand) -> Hand {
+    if !check_is_blockable(pos) {
+        return ph;
+    }
+    let def = pos.side_to_move();
+    let dh = pos.hand(def);
+    let ah = pos.hand(def.flip());
+    let mut h = ph;
+    for pt in PieceType::HAND {
+        if dh.count(pt) == 0 {
+            h.set(pt, ah.count(pt));
+        }
+    }
+    h
+}
+
+/// Disproof hand at an OR node: kinds the attacker lacks stay absent (one more would
+/// add drops); other counts may grow up to `dh`.
+pub(super) fn or_disproof_hand_adjust(pos: &Position, dh: Hand) -> Hand {
+    let ah = pos.hand(pos.side_to_move());
+    let mut h = dh;
+    for pt in PieceType::HAND {
+        if ah.count(pt) == 0 {
+            h.set(pt, 0);
+        }
+    }
+    hand_max(h, ah)
+}
+
+/// Every piece not on the board (attacker's hand + defender's hand).
+pub(super) fn all_hand_pieces(pos: &Position) -> Hand {
+    hand_sum(pos.hand(Color::Black), pos.hand(Color::White))
+}
+
+#[inline]
+pub(super) fn eps_threshold(second: u32) -> u32 {
+    // 1 + epsilon trick (epsilon = 1/4): give the best child some slack beyond the
+    // second best so that the search does not thrash between close siblings.
+    if second >= INF_M1 {
+        return INF_M1;
+    }
+    (second + 1).max(second.saturating_add(second / 4)).min(INF_M1)
+}
+
+impl<'a> Dfpn<'a> {
+    pub(super) fn new(tt: &'a mut MateTable, mut b: Buffers, stop: &'a AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Dfpn<'a> {
+        if b.rep_filter.len() != 1 << 16 {
+            b.rep_filter = vec![0; 1 << 16];
+            b.path = Vec::with_capacity(MAX_DEPTH as usize + 2);
+            b.children = Vec::with_capacity(1 << 14);
+        }
+        Dfpn {
+            tt,
+            stop,
+            deadline,
+            max_nodes,
+            nodes: 0,
+            aborted: false,
+            b,
+            scratch: MoveList::new(),
+            salt: 0,
+        }
+    }
+
+    pub(super) fn check_limits(&mut self) {
+        if self.nodes >= self.max_nodes || self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        if let Some(d) = self.deadline {
+            if Instant::now() >= d {
+                self.aborted = true;
+            }
+        }
+    }
+
+    /// Searches `pos` (an OR node if `or_node`) with `depth` plies left until it is
+    /// resolved or the limits hit. Returns the root value.
+    pub(super) fn run(&mut self, pos: &mut Position, depth: u16, or_node: bool) -> Res {
+        if !self.b.path.is_empty() {
+            // Pushes and pops are balanced, so this only happens after a panic.
+            self.b.path.clear();
+            self.b.rep_filter.iter_mut().for_each(|v| *v = 0);
+        }
+        self.b.children.clear();
+        let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
+        self.salt = key_salt(pos, attacker);
+        let key = node_key(pos, self.salt);
+        let hand = pos.hand(attacker);
+        self.push_path(key, hand);
+        let r = self.mid(pos, INF, INF, 0, depth, or_node);
+        self.pop_path();
+        r
+    }
+
+    #[inline]
+    pub(super) fn push_path(&mut self, key: u64, hand: Hand) {
+        self.b.path.push((key, hand));
+        self.b.rep_filter[filter_index(key)] += 1;
+    }
+
+    #[inline]
+    pub(super) fn pop_path(&mut self) {
+        if let Some((k, _)) = self.b.path.pop() {
+            self.b.rep_filter[filter_index(k)] -= 1;
+        }
+    }
+
+    /// Ply of an ancestor equal to (key, hand), if any.
+    #[inline]
+    pub(super) fn find_repetition(&self, key: u64, hand: Hand) -> Option<u16> {
+        if self.b.rep_filter[filter_index(key)] == 0 {
+            return None;
+        }
+        self.b.path.iter().rposition(|&(k, h)| k == key && h == hand).map(|i| i as u16)
+    }
+
+    /// The df-pn multiple-iterative-deepening step.
+    pub(super) fn mid(&mut self, pos: &mut Position, th_pn: u32, th_dn: u32, ply: u16, depth: u16, or_node: bool) -> Res {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
+        let key = node_key(pos, self.salt);
+        let hand = pos.hand(attacker);
+        let start_nodes = self.nodes;
+
+        if or_node && (depth == 0 || ply >= MAX_DEPTH) {
+            return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: depth, ph: all_hand_pieces(pos), rep: NO_REP };
+        }
+
+        let base = self.b.children.len();
+        gen_node_moves(pos, or_node, &mut self.scratch, &mut self.b.children);
+        let n = self.b.children.len() - base;
+        if n == 0 {
+            let r = if or_node {
+                let dh = or_disproof_hand_adjust(pos, all_hand_pieces(pos));
+                self.tt.store_disproof(key, dh, DEPTH_INF, 1);
+                Res { pn: INF, dn: 0, len: NO_LEN, ddepth: DEPTH_INF, ph: dh, rep: NO_REP }
+            } else {
+                let ph = and_proof_hand_adjust(pos, Hand::EMPTY);
+                self.tt.store_proof(key, ph, 0, 1);
+                Res { pn: 0, dn: INF, len: 0, ddepth: 0, ph, rep: NO_REP }
+            };
+            return r;
+        }
+        if !or_node && depth < 2 {
+            self.b.children.truncate(base);
+            // Not mated yet and no time to mate. With a bigger attacker hand the
+            // defender might lack its interposing pieces, so only a check that cannot
+            // be blocked frees the hand.
+            let dh = if check_is_blockable(pos) { hand } else { all_hand_pieces(pos) };
+            return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: depth, ph: dh, rep: NO_REP };
+        }
+
+        // Initialise the children from the table (and the path, for repetitions).
+        let cdepth = depth - 1;
+        for i in base..base + n {
+            let m = self.b.children[i].m;
+            let ck = board_key_after(pos, m, self.salt);
+            let chand = if or_node { hand_after_attack(pos, hand, m) } else { hand };
+            let r = match self.find_repetition(ck, chand) {
+                Some(p) => Res { pn: INF, dn: 0, len: NO_LEN, ddepth: DEPTH_INF, ph: chand, rep: p },
+                None => self.tt.probe(ck, chand, cdepth),
+            };
+            let c = &mut self.b.children[i];
+            c.key = ck;
+            c.hand = chand;
+            c.r = r;
+        }
+
+        self.push_path(key, hand);
+        let mut res;
+        loop {
+            res = self.node_numbers(pos, base, n, or_node, ply, hand);
+            if res.pn >= th_pn || res.dn >= th_dn || self.aborted {
+                break;
+            }
+            // Select the most promising child and the runner-up.
+            let (best, second) = self.select(base, n, or_node);
+            let c = self.b.children[best];
+            let (cth_pn, cth_dn) = if or_node {
+                let others = res.dn.saturating_sub(c.r.dn);
+                (th_pn.min(eps_threshold(second)), if th_dn >= INF { INF } else { th_dn - others.min(th_dn - 1) })
+            } else {
+                let others = res.pn.saturating_sub(c.r.pn);
+                (if th_pn >= INF { INF } else { th_pn - others.min(th_pn - 1) }, th_dn.min(eps_threshold(second)))
+            };
+            pos.do_move(c.m);
+            let r = self.mid(pos, cth_pn, cth_dn, ply + 1, cdepth, !or_node);
+            pos.undo_move(c.m);
+            self.b.children[best].r = r;
+        }
+        self.pop_path();
+
+        let amount = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
+        if !self.aborted || res.pn == 0 || res.dn == 0 {
+            if res.pn == 0 {
+                self.tt.store_proof(key, res.ph, res.len, amount);
+            } else if res.dn == 0 {
+                if res.rep == NO_REP {
+                    self.tt.store_disproof(key, res.ph, res.ddepth, amount);
+                }
+            } else {
+                self.tt.store_unknown(key, hand, res.pn, res.dn, amount);
+            }
+        }
+        self.b.children.truncate(base);
+        res
+    }
+
+    /// The node's value from its children's.
+    #[inline]
+    pub(super) fn node_numbers(&self, pos: &Position, base: usize, n: usize, or_node: bool, ply: u16, hand: Hand) -> Res {
+        let ch = &self.b.children[base..base + n];
+        if or_node {
+            let mut pn = INF;
+            let mut dn: u32 = 0;
+            let mut best_len = NO_LEN;
+            let mut best_i = usize::MAX;
+            for (i, c) in ch.iter().enumerate() {
+                pn = pn.min(c.r.pn);
+                dn = dn.saturating_add(c.r.dn);
+                if c.r.pn == 0 && c.r.len < best_len {
+                    best_len = c.r.len;
+                    best_i = i;
+                }
+            }
+            if best_i != usize::MAX {
+                // Proved: proof hand of the child, plus the dropped piece, minus the capture.
+                let c = &ch[best_i];
+                let mut ph = c.r.ph;
+                if c.m.is_drop() {
+                    ph.add(c.m.drop_piece());
+                } else if let Some(pt) = captured_kind(pos, c.m) {
+                    if ph.count(pt) > 0 {
+                        ph.remove(pt);
+                    }
+                }
+                let ph = hand_min(ph, hand);
+                return Res { pn: 0, dn: INF, len: best_len.saturating_add(1), ddepth: 0, ph, rep: NO_REP };
+            }
+            if dn == 0 {
+                // Disproved: every check fails.
+                let mut dh = all_hand_pieces(pos);
+                let mut dd = DEPTH_INF;
+                let mut rep = NO_REP;
+                for c in ch {
+                    let mut h = c.r.ph;
+                    if c.m.is_drop() {
+                        h.add(c.m.drop_piece());
+                    } else if let Some(pt) = captured_kind(pos, c.m) {
+                        if h.count(pt) > 0 {
+                            h.remove(pt);
+                        }
+                    }
+                    dh = hand_min(dh, h);
+                    dd = dd.min(if c.r.ddepth == DEPTH_INF { DEPTH_INF } else { c.r.ddepth + 1 });
+                    rep = rep.min(c.r.rep);
+                }
+                if rep != NO_REP && rep >= ply {
+                    rep = NO_REP;
+                }
+                let dh = if rep == NO_REP { or_disproof_hand_adjust(pos, dh) } else { hand };
+                return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: dd, ph: dh, rep };
+            }
+            Res::unknown(pn, dn.min(INF_M1))
+        } else {
+            let mut pn: u32 = 0;
+            let mut dn = INF;
+            let mut dis_i = usize::MAX;
+            for (i, c) in ch.iter().enumerate() {
+                pn = pn.saturating_add(c.r.pn);
+                dn = dn.min(c.r.dn);
+                if c.r.dn == 0 {
+                    // Prefer a path-independent disproof, then the deepest one.
+                    let better = match ch.get(dis_i) {
+                        None => true,
+                        Some(d) => {
+                            (c.r.rep == NO_REP && d.r.rep != NO_REP)
+                                || (c.r.rep == NO_REP) == (d.r.rep == NO_REP) && c.r.ddepth > d.r.ddepth
+                        }
+                    };
+                    if better {
+                        dis_i = i;
+                    }
+                }
+            }
+            if let Some(c) = ch.get(dis_i) {
+                let dd = if c.r.ddepth == DEPTH_INF { DEPTH_INF } else { c.r.ddepth + 1 };
+                let mut rep = c.r.rep;
+                if rep != NO_REP && rep >= ply {
+                    rep = NO_REP;
+                }
+                let mut dh = if rep == NO_REP { c.r.ph } else { hand };
+                if c.m.is_drop() {
+                    // The refutation drops a piece: the defender must keep one, so the
+                    // attacker may not hold more of that kind than now.
+                    let pt = c.m.drop_piece();
+                    dh.set(pt, dh.count(pt).min(hand.count(pt)));
+                }
+                return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: dd, ph: dh, rep };
+            }
+            if pn == 0 {
+                let mut ph = Hand::EMPTY;
+                let mut len = 0u16;
+                for c in ch {
+                    ph = hand_max(ph, c.r.ph);
+                    len = len.max(c.r.len);
+                }
+                let ph = and_proof_hand_adjust(pos, ph);
+                return Res { pn: 0, dn: INF, len: len.saturating_add(1), ddepth: 0, ph, rep: NO_REP };
+            }
+            Res::unknown(pn.min(INF_M1), dn)
+        }
+    }
+
+    /// Index of the child to search and the runner-up's number (pn at OR, dn at AND).
+    #[inline]
+    pub(super) fn select(&self, base: usize, n: usize, or_node: bool) -> (usize, u32) {
+        let mut best = base;
+        let mut best_v = INF + 1;
+        let mut best_o = 0u32;
+        let mut second = INF;
+        for i in base..base + n {
+            let r = &self.b.children[i].r;
+            let (v, o) = if or_node { (r.pn, r.dn) } else { (r.dn, r.pn) };
+            // Ties: prefer the child that is harder for the other side to refute.
+            if v < best_v || (v == best_v && o > best_o) {
+                second = second.min(best_v);
+                best = i;
+                best_v = v;
+                best_o = o;
+            } else if v < second {
+                second = v;
+            }
+        }
+        (best, second.min(INF))
+    }
+}
