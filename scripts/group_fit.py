@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Which parts of Hisha's evaluation a referee engine weighs differently.
 
-Reads the output of `examples/evalterms -` on `SFEN<TAB>score` lines (the referee's
+Reads the output of `hisha-tools evalterms -` on `SFEN<TAB>score` lines (the referee's
 score, Black's view, then Hisha's evaluation split into weight groups and single
 weights) and fits the referee's score as a weighted sum of those parts: ridge
 regression pulled towards one common scale, with a bootstrap. A part whose fitted

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Relabels gensfen data with Fairy-Stockfish's search score.
 
-Reads `SFEN<TAB>score<TAB>result` lines (examples/gensfen.rs) and writes the same lines
+Reads `SFEN<TAB>score<TAB>result` lines (`hisha-tools gensfen`) and writes the same lines
 with the score replaced by Fairy-Stockfish's `go depth D` score, from Black's point of
-view, so that examples/tune.rs can fit Hisha's evaluation to a second engine's opinion.
+view, so that `hisha-tools tune` can fit Hisha's evaluation to a second engine's opinion.
 
 Usage: scripts/label_fairy.py IN OUT [DEPTH] [STEP OFFSET]
+The engine is $FAIRY (default: `fairy-stockfish` on the PATH).
 """
+import os
 import sys
 
 from usi_engine import Engine
@@ -17,7 +19,7 @@ def main():
     depth = int(sys.argv[3]) if len(sys.argv) > 3 else 7
     step = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     offset = int(sys.argv[5]) if len(sys.argv) > 5 else 0
-    eng = Engine("/usr/games/fairy-stockfish", ["setoption name USI_Hash value 16"])
+    eng = Engine(os.environ.get("FAIRY", "fairy-stockfish"), ["setoption name USI_Hash value 16"])
     n = 0
     with open(src) as f, open(dst, "w") as out:
         for i, line in enumerate(f):

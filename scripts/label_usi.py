@@ -3,7 +3,7 @@
 
 Reads one SFEN per line and writes `SFEN<TAB>score` lines: the last `score cp` (mate
 scores become +/-30000) of a `go btime 0 wtime 0 byoyomi MS` search. gpsshogi
-(`/usr/games/gpsusi`, book off) is the referee used for the evaluation checks in the
+(`gpsusi`, book off) is the referee used for the evaluation checks in the
 README; it thinks in whole seconds, so MS should be 1000 or more. STEP and OFFSET take
 every STEP-th line starting at OFFSET, so that two processes can share one file.
 

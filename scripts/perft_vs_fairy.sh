@@ -5,7 +5,7 @@
 set -euo pipefail
 depth=${1:-5}
 hisha=${2:-target/release/hisha}
-fairy=${FAIRY:-/usr/games/fairy-stockfish}
+fairy=${FAIRY:-fairy-stockfish}
 run() {
   local name=$1; shift
   local t0 t1

@@ -198,7 +198,7 @@ impl Weights {
 mod weights;
 
 impl Weights {
-    /// The weight table embedded from `src/eval_weights.rs` (written by `examples/tune.rs`).
+    /// The weight table embedded from `src/eval/weights.rs` (written by `hisha-tools tune`).
     /// A table of the wrong length (the layout changed since it was written) is ignored
     /// in favour of the hand-set weights; a test keeps the committed table in step.
     pub fn tuned() -> Weights {

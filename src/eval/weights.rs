@@ -1,4 +1,4 @@
-//! Evaluation weights in the `eval::OFF_*` layout, as written by `examples/tune.rs`.
+//! Evaluation weights in the `eval::OFF_*` layout, as written by `hisha-tools tune`.
 //! Generated file: regenerate it with the tuner rather than editing it by hand.
 
 /// The weights the engine plays with, laid out by the `OFF_*` constants of `eval`.

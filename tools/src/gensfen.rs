@@ -2,9 +2,7 @@
 //! openings and writes one line per quiet position, `SFEN<TAB>score<TAB>result`, with the
 //! search score and the game result (1, 0.5, 0) both from Black's point of view.
 //!
-//! Usage: cargo run --release --example gensfen -- GAMES NODES SEED OUT [EVAL]
-//! EVAL: `classical` (the hand-made evaluation), a network file, or nothing for the
-//! network built into the binary.
+//! Usage: hisha-tools gensfen GAMES NODES SEED OUT [EVAL]
 
 use hisha::movegen::legal_moves;
 use hisha::position::Position;
@@ -17,37 +15,35 @@ use rand::{Rng, SeedableRng};
 use std::io::Write;
 use std::sync::Arc;
 
+use crate::data;
+
 const ADJUDICATE: i32 = 3000;
 const MAX_PLIES: u32 = 320;
 
-fn main() {
-    hisha::init();
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 5 && args.len() != 6 {
-        eprintln!("usage: gensfen GAMES NODES SEED OUT [classical|NETWORK]");
-        std::process::exit(2);
-    }
-    let eval = args.get(5).map(String::as_str).unwrap_or("");
+/// Arguments of `gensfen`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Games to play.
+    games: u64,
+    /// Nodes per move.
+    nodes: u64,
+    /// Random seed of the openings.
+    seed: u64,
+    /// Output file.
+    out: String,
+    /// `classical` (the hand-made evaluation), a network file, or nothing for the
+    /// network built into the binary.
+    eval: Option<String>,
+}
+
+/// Plays the games and writes the data.
+pub fn run(args: Args) -> Result<(), String> {
+    let eval = args.eval.as_deref().unwrap_or("");
     if eval != "classical" {
-        if let Err(e) = hisha::eval::nnue::load(eval) {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
+        hisha::eval::nnue::load(eval).map_err(|e| e.to_string())?;
     }
-    let parse = |i: usize| -> u64 {
-        args[i].parse().unwrap_or_else(|_| {
-            eprintln!("error: '{}' is not a number", args[i]);
-            std::process::exit(2)
-        })
-    };
-    let (games, nodes, seed) = (parse(1), parse(2), parse(3));
-    let mut out = match std::fs::File::create(&args[4]) {
-        Ok(f) => std::io::BufWriter::new(f),
-        Err(e) => {
-            eprintln!("error: cannot create {}: {e}", args[4]);
-            std::process::exit(2)
-        }
-    };
+    let (games, nodes, seed) = (args.games, args.nodes, args.seed);
+    let mut out = data::create(&args.out)?;
     let mut rng = SmallRng::seed_from_u64(seed);
     let cfg = Config { verbose: false, use_nnue: eval != "classical", keep_history: true, ..Config::default() };
     let mut engine = Engine::new(cfg, 16);
@@ -109,10 +105,7 @@ fn main() {
             wins += 1;
         }
         for (sfen, score) in &records {
-            if writeln!(out, "{sfen}\t{score}\t{result}").is_err() {
-                eprintln!("error: write failed");
-                std::process::exit(1);
-            }
+            writeln!(out, "{sfen}\t{score}\t{result}").map_err(|e| format!("write failed: {e}"))?;
         }
         positions += records.len() as u64;
         if (g + 1) % 50 == 0 {
@@ -120,6 +113,7 @@ fn main() {
             eprintln!("games {} black wins {wins} draws {draws} positions {positions}", g + 1);
         }
     }
-    let _ = out.flush();
+    out.flush().map_err(|e| format!("write failed: {e}"))?;
     eprintln!("done: games {games} black wins {wins} draws {draws} positions {positions}");
+    Ok(())
 }

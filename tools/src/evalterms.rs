@@ -1,4 +1,8 @@
-//! Prints the evaluation of an SFEN split by weight group (Black's point of view).
+//! Prints the hand-made evaluation of a position split by weight group (Black's point
+//! of view), or, with `-`, of `SFEN<TAB>label` lines read from stdin as a table.
+//!
+//! Usage: hisha-tools evalterms SFEN... | hisha-tools evalterms - < lines
+
 use hisha::eval::*;
 use hisha::position::Position;
 
@@ -34,26 +38,27 @@ fn group_sums(pos: &Position) -> Vec<f32> {
     v
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// Arguments of `evalterms`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// An SFEN (its words may be given separately), or `-` to read lines from stdin.
+    #[arg(required = true, allow_hyphen_values = true)]
+    sfen: Vec<String>,
+}
+
+/// Prints the group sums.
+pub fn run(args: Args) -> Result<(), String> {
     let group_count = GROUPS.len() - 1;
-    if args.first().map(String::as_str) != Some("-") {
+    if args.sfen.first().map(String::as_str) != Some("-") {
         // One position from the command line: the group sums, then the engine's own total.
-        let sfen = args.join(" ");
-        let pos = match Position::from_sfen(&sfen) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: {e} (usage: evalterms SFEN | evalterms - < SFEN<TAB>label lines)");
-                std::process::exit(2)
-            }
-        };
+        let pos = Position::from_sfen(&args.sfen.join(" ")).map_err(|e| e.to_string())?;
         let sums = group_sums(&pos);
         for (g, v) in sums[..group_count].iter().enumerate().filter(|(_, v)| **v != 0.0) {
             println!("{:>12} {v:8.0}", GROUPS[g].0);
         }
         let total: f32 = sums[..group_count].iter().sum();
         println!("{:>12} {total:8.0}   evaluate (side to move) {}", "total", evaluate(&pos));
-        return;
+        return Ok(());
     }
     // Batch mode: `SFEN<TAB>label` lines on stdin, `label<TAB>group sums<TAB>single terms` out.
     let mut names: Vec<String> = GROUPS[..group_count].iter().map(|g| g.0.to_string()).collect();
@@ -71,4 +76,5 @@ fn main() {
             Err(e) => eprintln!("skipped {sfen}: {e}"),
         }
     }
+    Ok(())
 }

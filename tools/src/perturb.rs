@@ -5,7 +5,7 @@
 //! evaluation knows and then, from the search data, what it does not.
 //!
 //! Output lines: `SFEN<TAB>evaluation (Black's view)<TAB>-1` (no game result).
-//! Usage: cargo run --release --example perturb -- WALKS SEED OUT DATA...
+//! Usage: hisha-tools perturb WALKS SEED OUT DATA...
 
 use hisha::movegen::legal_moves;
 use hisha::position::Position;
@@ -15,27 +15,29 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use std::io::Write;
 
-mod common;
+use crate::data;
 
 /// Longest random walk, in plies.
 const MAX_WALK: usize = 6;
 
-fn main() {
-    hisha::init();
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() < 5 {
-        eprintln!("usage: perturb WALKS SEED OUT DATA...");
-        std::process::exit(2);
-    }
-    let (walks, seed): (usize, u64) = match (args[1].parse(), args[2].parse()) {
-        (Ok(w), Ok(s)) => (w, s),
-        _ => {
-            eprintln!("error: WALKS and SEED must be numbers");
-            std::process::exit(2);
-        }
-    };
-    let bases: Vec<String> =
-        common::data_lines(&args[4..]).filter_map(|(_, line)| line.split('\t').next().map(str::to_string)).collect();
+/// Arguments of `perturb`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Walks per data position.
+    walks: usize,
+    /// Random seed.
+    seed: u64,
+    /// Output file.
+    out: String,
+    /// Data files (gensfen format).
+    #[arg(required = true)]
+    data: Vec<String>,
+}
+
+/// Walks, labels and writes.
+pub fn run(args: Args) -> Result<(), String> {
+    let (walks, seed) = (args.walks, args.seed);
+    let bases: Vec<String> = data::data_lines(&args.data)?.filter_map(|(_, line)| line.split('\t').next().map(str::to_string)).collect();
     let lines: Vec<String> = bases
         .par_iter()
         .enumerate()
@@ -63,19 +65,11 @@ fn main() {
             out.into_iter()
         })
         .collect();
-    let mut w = match std::fs::File::create(&args[3]) {
-        Ok(f) => std::io::BufWriter::new(f),
-        Err(e) => {
-            eprintln!("error: cannot create {}: {e}", args[3]);
-            std::process::exit(2);
-        }
-    };
+    let mut w = data::create(&args.out)?;
     for l in &lines {
-        if writeln!(w, "{l}").is_err() {
-            eprintln!("error: write failed");
-            std::process::exit(1);
-        }
+        writeln!(w, "{l}").map_err(|e| format!("write failed: {e}"))?;
     }
-    let _ = w.flush();
+    w.flush().map_err(|e| format!("write failed: {e}"))?;
     eprintln!("{} positions from {} bases", lines.len(), bases.len());
+    Ok(())
 }

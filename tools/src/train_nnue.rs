@@ -1,19 +1,18 @@
-//! Trains the NNUE evaluation (`src/nnue.rs`) on `gensfen` data and writes a network
-//! file the engine embeds (`src/hisha.nnue`) or loads with `setoption name EvalFile`.
+//! Trains the NNUE evaluation (`src/eval/nnue/`) on `gensfen` data and writes a network
+//! file the engine embeds (`src/eval/nnue/hisha.nnue`) or loads with `setoption name EvalFile`.
 //!
 //! Data: lines `SFEN<TAB>score<TAB>result`, score and result (1, 0.5, 0) from Black's
 //! point of view. The target is `lambda * sigmoid(score / K) + (1 - lambda) * result`
 //! from the side to move's view; the loss is the squared error of `sigmoid(eval / K)`.
-//! A result of -1 marks a distillation position (`examples/perturb.rs`): its target is
+//! A result of -1 marks a distillation position (`hisha-tools perturb`): its target is
 //! `sigmoid(score / K)` alone, weighted by `--distill-weight`; such positions are never
 //! used for validation.
 //! Training is full-precision with Adam; each input row is factorised into a
 //! bucket-specific row and a row shared by all king buckets (summed when exported), so
 //! that rare (bucket, piece, square) inputs learn from the common case.
 //!
-//! Usage: cargo run --release --example train_nnue -- --out net.nnue [--epochs N] ... DATA...
+//! Usage: hisha-tools train-nnue --out net.nnue [--epochs N] ... DATA...
 
-use clap::Parser;
 use hisha::eval::nnue::{self, FEATURES, HIDDEN, INPUTS, MAX_ACTIVE, OUTPUT_SCALE, QA, QB};
 use hisha::position::Position;
 use hisha::core::types::Color;
@@ -24,16 +23,17 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::io::Write;
 
-mod common;
+use crate::data;
 use std::time::Instant;
 
-#[derive(Parser)]
-#[command(about = "Train the Hisha NNUE evaluation")]
-struct Args {
+/// Arguments of `train-nnue`.
+#[derive(clap::Args)]
+pub struct Args {
     /// Output network file (rewritten after every epoch that improves the validation loss).
     #[arg(long)]
     out: String,
     /// Data files (gensfen format).
+    #[arg(required = true)]
     data: Vec<String>,
     /// Passes over the data.
     #[arg(long, default_value_t = 30)]
@@ -99,14 +99,14 @@ struct Data {
     samples: Vec<Sample>,
 }
 
-fn load(files: &[String], max_score: i32) -> Data {
+fn load(files: &[String], max_score: i32) -> Result<Data, String> {
     let mut seen: HashSet<u64> = HashSet::new();
     let mut lines: Vec<String> = Vec::new();
     let mut first_file_lines = 0;
     let mut dup = 0usize;
-    for (fi, line) in common::data_lines(files) {
+    for (fi, line) in data::data_lines(files)? {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        common::position_key(&line).hash(&mut h);
+        data::position_key(&line).hash(&mut h);
         if seen.insert(h.finish()) {
             lines.push(line);
             if fi == 0 {
@@ -153,7 +153,7 @@ fn load(files: &[String], max_score: i32) -> Data {
         samples.push(Sample { start: feats.len() as u32, ..s });
         feats.extend_from_slice(&v);
     }
-    Data { feats, samples }
+    Ok(Data { feats, samples })
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -212,18 +212,9 @@ impl Params {
         p
     }
 
-    fn from_net(path: &str) -> Params {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("error: cannot read {path}: {e}");
-                std::process::exit(2);
-            }
-        };
-        if let Err(e) = nnue::Network::from_bytes(&bytes) {
-            eprintln!("error: {path}: {e}");
-            std::process::exit(2);
-        }
+    fn from_net(path: &str) -> Result<Params, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        nnue::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
         let ints: Vec<i16> = bytes[16..bytes.len() - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
         let e = bytes.len();
         let out_bias = i32::from_le_bytes([bytes[e - 4], bytes[e - 3], bytes[e - 2], bytes[e - 1]]);
@@ -238,7 +229,7 @@ impl Params {
             *dst = x as f32 / QB as f32;
         }
         p.b2 = out_bias as f32 / (QA * QB) as f32;
-        p
+        Ok(p)
     }
 
     fn export(&self) -> Vec<u8> {
@@ -420,19 +411,14 @@ fn validate(p: &Params, d: &Data, idx: &[usize], k: f32, lambda: f32) -> (f64, f
     (l / n, le / n, lr / n)
 }
 
-fn main() {
-    hisha::init();
-    let args = Args::parse();
-    if args.data.is_empty() {
-        eprintln!("error: no data files");
-        std::process::exit(2);
-    }
+/// Loads the data (validation file first), fits K and splits training from validation.
+fn prepare(args: &Args) -> Result<(Data, f32, Vec<usize>, Vec<usize>), String> {
     let t0 = Instant::now();
     let mut files = args.data.clone();
     if let Some(v) = &args.val {
         files.insert(0, v.clone());
     }
-    let mut data = load(&files, args.max_score);
+    let mut data = load(&files, args.max_score)?;
     if args.distill {
         for s in &mut data.samples {
             s.score = s.classical;
@@ -441,55 +427,120 @@ fn main() {
     }
     let n = data.samples.len();
     if n < 100 {
-        eprintln!("error: only {n} usable positions");
-        std::process::exit(2);
+        return Err(format!("only {n} usable positions"));
     }
     let k = if args.k > 0.0 { args.k } else { fit_k(&data) };
     eprintln!("{n} positions loaded in {:.1}s; K = {k:.0}", t0.elapsed().as_secs_f64());
-
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(args.seed);
     // Positions of one game are consecutive lines: hold out whole blocks of lines.
     const BLOCK: usize = 4096;
     let every = ((1.0 / args.holdout.clamp(1e-4, 0.5)).round() as usize).max(2);
     // With --val, its positions come first (and win the duplicate check).
-    let (val, mut train): (Vec<usize>, Vec<usize>) = if args.val.is_some() {
+    let (val, train): (Vec<usize>, Vec<usize>) = if args.val.is_some() {
         (0..n).partition(|&i| data.samples[i].from_first_file && data.samples[i].result >= 0.0)
     } else {
         (0..n).partition(|&i| data.samples[i].result >= 0.0 && (i / BLOCK) % every == every / 2)
     };
     if val.is_empty() || train.is_empty() {
-        eprintln!("error: too few positions to hold out whole blocks of {BLOCK}");
-        std::process::exit(2);
+        return Err(format!("too few positions to hold out whole blocks of {BLOCK}"));
     }
     eprintln!("{} training and {} validation positions", train.len(), val.len());
+    Ok((data, k, val, train))
+}
 
+/// Prints the validation loss of the hand-made evaluation, for comparison.
+fn report_classical(data: &Data, val: &[usize], k: f32, lambda: f32) {
+    let (mut l, mut le, mut lr) = (0f64, 0f64, 0f64);
+    for &i in val {
+        let s = &data.samples[i];
+        let pr = sigmoid(s.classical / k);
+        l += ((pr - target(s, k, lambda)) as f64).powi(2);
+        le += ((pr - sigmoid(s.score / k)) as f64).powi(2);
+        lr += ((pr - s.result) as f64).powi(2);
+    }
+    let nv = val.len() as f64;
+    eprintln!("classical eval: validation loss {:.5} (vs score {:.5}, vs result {:.5})", l / nv, le / nv, lr / nv);
+}
+
+/// Gradient buffers per thread and the optimiser's state.
+struct Trainer {
+    grads: Vec<Grad>,
+    adam_w1: Adam,
+    adam_b1: Adam,
+    adam_w2: Adam,
+    m_b2: f32,
+    v_b2: f32,
+}
+
+impl Trainer {
+    fn new() -> Trainer {
+        let threads = rayon::current_num_threads().max(1);
+        Trainer {
+            grads: (0..threads).map(|_| Grad::new()).collect(),
+            adam_w1: Adam::new(ROWS * HIDDEN),
+            adam_b1: Adam::new(HIDDEN),
+            adam_w2: Adam::new(2 * HIDDEN),
+            m_b2: 0.0,
+            v_b2: 0.0,
+        }
+    }
+
+    /// One Adam step on `batch`; returns the batch's summed loss.
+    fn step(&mut self, p: &mut Params, data: &Data, batch: &[usize], k: f32, args: &Args, lr: f32) -> f64 {
+        let per = batch.len().div_ceil(self.grads.len());
+        self.grads.iter_mut().for_each(|g| g.clear());
+        self.grads.par_iter_mut().zip(batch.par_chunks(per)).for_each(|(g, part)| {
+            for &i in part {
+                backward(p, data, &data.samples[i], k, args.lambda, args.distill_weight, g);
+            }
+        });
+        let (first, rest) = self.grads.split_at_mut(1);
+        let g0 = &mut first[0];
+        for g in rest.iter() {
+            g0.w1.par_chunks_mut(1 << 14).zip(g.w1.par_chunks(1 << 14)).for_each(|(a, b)| {
+                for i in 0..a.len() {
+                    a[i] += b[i];
+                }
+            });
+            for i in 0..HIDDEN {
+                g0.b1[i] += g.b1[i];
+            }
+            for i in 0..2 * HIDDEN {
+                g0.w2[i] += g.w2[i];
+            }
+            g0.b2 += g.b2;
+            g0.loss += g.loss;
+        }
+        let scale = 1.0 / batch.len() as f32;
+        self.adam_w1.t += 1;
+        self.adam_b1.t += 1;
+        self.adam_w2.t += 1;
+        let t = self.adam_w1.t;
+        adam_step(&mut p.w1, &g0.w1, &mut self.adam_w1.m, &mut self.adam_w1.v, lr, t, scale, args.wd);
+        adam_step(&mut p.b1, &g0.b1, &mut self.adam_b1.m, &mut self.adam_b1.v, lr, t, scale, 0.0);
+        adam_step(&mut p.w2, &g0.w2, &mut self.adam_w2.m, &mut self.adam_w2.v, lr, t, scale, 0.0);
+        let gb = g0.b2 * scale;
+        self.m_b2 = B1 * self.m_b2 + (1.0 - B1) * gb;
+        self.v_b2 = B2 * self.v_b2 + (1.0 - B2) * gb * gb;
+        p.b2 -= lr * (1.0 - B2.powi(t)).sqrt() / (1.0 - B1.powi(t)) * self.m_b2 / (self.v_b2.sqrt() + EPS);
+        g0.loss
+    }
+}
+
+/// Trains and writes the network after every epoch that improves the validation loss.
+pub fn run(args: Args) -> Result<(), String> {
+    let t0 = Instant::now();
+    let (data, k, val, mut train) = prepare(&args)?;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(args.seed);
     let mut p = match &args.init {
-        Some(path) => Params::from_net(path),
+        Some(path) => Params::from_net(path)?,
         None => Params::random(args.seed),
     };
-    let threads = rayon::current_num_threads().max(1);
-    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new()).collect();
-    let mut adam_w1 = Adam::new(ROWS * HIDDEN);
-    let mut adam_b1 = Adam::new(HIDDEN);
-    let mut adam_w2 = Adam::new(2 * HIDDEN);
-    let (mut m_b2, mut v_b2) = (0f32, 0f32);
+    let mut trainer = Trainer::new();
     SHARED_ONLY.store(args.shared_only, std::sync::atomic::Ordering::Relaxed);
-    {
-        let (mut l, mut le, mut lr) = (0f64, 0f64, 0f64);
-        for &i in &val {
-            let s = &data.samples[i];
-            let pr = sigmoid(s.classical / k);
-            l += ((pr - target(s, k, args.lambda)) as f64).powi(2);
-            le += ((pr - sigmoid(s.score / k)) as f64).powi(2);
-            lr += ((pr - s.result) as f64).powi(2);
-        }
-        let nv = val.len() as f64;
-        eprintln!("classical eval: validation loss {:.5} (vs score {:.5}, vs result {:.5})", l / nv, le / nv, lr / nv);
-    }
+    report_classical(&data, &val, k, args.lambda);
     let (v0, ve0, vr0) = validate(&p, &data, &val, k, args.lambda);
     eprintln!("start: validation loss {v0:.5} (vs score {ve0:.5}, vs result {vr0:.5})");
     let mut best = f64::INFINITY;
-
     for epoch in 0..args.epochs {
         let lr = if epoch >= args.epochs * 17 / 20 {
             args.lr * 0.09
@@ -501,44 +552,8 @@ fn main() {
         train.shuffle(&mut rng);
         let te = Instant::now();
         let mut train_loss = 0f64;
-        for batch in train.chunks(args.batch) {
-            let per = batch.len().div_ceil(threads);
-            grads.iter_mut().for_each(|g| g.clear());
-            grads.par_iter_mut().zip(batch.par_chunks(per)).for_each(|(g, part)| {
-                for &i in part {
-                    backward(&p, &data, &data.samples[i], k, args.lambda, args.distill_weight, g);
-                }
-            });
-            let (first, rest) = grads.split_at_mut(1);
-            let g0 = &mut first[0];
-            for g in rest.iter() {
-                g0.w1.par_chunks_mut(1 << 14).zip(g.w1.par_chunks(1 << 14)).for_each(|(a, b)| {
-                    for i in 0..a.len() {
-                        a[i] += b[i];
-                    }
-                });
-                for i in 0..HIDDEN {
-                    g0.b1[i] += g.b1[i];
-                }
-                for i in 0..2 * HIDDEN {
-                    g0.w2[i] += g.w2[i];
-                }
-                g0.b2 += g.b2;
-                g0.loss += g.loss;
-            }
-            train_loss += g0.loss;
-            let scale = 1.0 / batch.len() as f32;
-            adam_w1.t += 1;
-            adam_b1.t += 1;
-            adam_w2.t += 1;
-            let t = adam_w1.t;
-            adam_step(&mut p.w1, &g0.w1, &mut adam_w1.m, &mut adam_w1.v, lr, t, scale, args.wd);
-            adam_step(&mut p.b1, &g0.b1, &mut adam_b1.m, &mut adam_b1.v, lr, t, scale, 0.0);
-            adam_step(&mut p.w2, &g0.w2, &mut adam_w2.m, &mut adam_w2.v, lr, t, scale, 0.0);
-            let gb = g0.b2 * scale;
-            m_b2 = B1 * m_b2 + (1.0 - B1) * gb;
-            v_b2 = B2 * v_b2 + (1.0 - B2) * gb * gb;
-            p.b2 -= lr * (1.0 - B2.powi(t)).sqrt() / (1.0 - B1.powi(t)) * m_b2 / (v_b2.sqrt() + EPS);
+        for batch in train.chunks(args.batch.max(1)) {
+            train_loss += trainer.step(&mut p, &data, batch, k, &args, lr);
         }
         let (vl, ve, vr) = validate(&p, &data, &val, k, args.lambda);
         eprintln!(
@@ -552,13 +567,8 @@ fn main() {
         }
         best = vl;
         let bytes = p.export();
-        match std::fs::File::create(&args.out).and_then(|mut f| f.write_all(&bytes)) {
-            Ok(()) => {}
-            Err(e) => {
-                eprintln!("error: cannot write {}: {e}", args.out);
-                std::process::exit(1);
-            }
-        }
+        std::fs::File::create(&args.out).and_then(|mut f| f.write_all(&bytes)).map_err(|e| format!("cannot write {}: {e}", args.out))?;
     }
     eprintln!("best validation loss {best:.5}, written to {} ({:.0}s in all)", args.out, t0.elapsed().as_secs_f64());
+    Ok(())
 }

@@ -1,0 +1,52 @@
+//! `hisha-tools`: the programs that make and check Hisha's evaluation, as subcommands
+//! of one binary with one argument style. They use the `hisha` library only through
+//! its public API; `data` reads the data files they share.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod data;
+mod evalterms;
+mod gensfen;
+mod perturb;
+mod train_nnue;
+mod tune;
+
+#[derive(Parser)]
+#[command(name = "hisha-tools", version, about = "Hisha's data generation, training and tuning tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Self-play data: fixed-node games from random openings, one line per quiet position.
+    Gensfen(gensfen::Args),
+    /// Distillation data: random walks from data positions, labelled by the hand-made evaluation.
+    Perturb(perturb::Args),
+    /// Trains the network on data files and writes a network file.
+    TrainNnue(train_nnue::Args),
+    /// Fits the hand-made evaluation's weights and writes them as Rust source.
+    Tune(tune::Args),
+    /// Prints the hand-made evaluation of positions split by weight group.
+    Evalterms(evalterms::Args),
+}
+
+fn main() -> ExitCode {
+    hisha::init();
+    let r = match Cli::parse().command {
+        Command::Gensfen(a) => gensfen::run(a),
+        Command::Perturb(a) => perturb::run(a),
+        Command::TrainNnue(a) => train_nnue::run(a),
+        Command::Tune(a) => tune::run(a),
+        Command::Evalterms(a) => evalterms::run(a),
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
