@@ -1,0 +1,70 @@
+//! The bench signature (as Stockfish's `tests/signature.sh`): the node count of the
+//! built-in bench at a fixed depth is pinned, so that a change meant to keep the search
+//! as it was (a refactor, a speed-up) proves it did. A change that is meant to alter the
+//! search updates the numbers here and says so in its commit message.
+
+use hisha::engine::Engine;
+use hisha::position::Position;
+use hisha::search::{Config, Limits, Report, SearchResult, Sink};
+use std::sync::Arc;
+
+const BENCH_POSITIONS: &str = include_str!("../positions/bench.sfen");
+
+/// Node count of `hisha bench --depth 7` (one thread, 64 MB hash).
+const SIGNATURE_DEPTH_7: u64 = 164_094;
+/// Node count of `hisha bench` (depth 11, one thread, 64 MB hash).
+const SIGNATURE_DEPTH_11: u64 = 4_094_445;
+
+/// Searches every bench position to `depth` as `hisha bench` does; the results in order.
+fn bench(depth: i32) -> Vec<SearchResult> {
+    hisha::init();
+    let mut engine = Engine::new(Config { threads: 1, verbose: false, ..Config::default() }, 64);
+    let sink: Sink = Arc::new(|_: &Report| {});
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let mut out = Vec::new();
+    for line in BENCH_POSITIONS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let pos = Position::from_sfen(line).expect("bench positions are valid");
+        engine.clear_hash();
+        out.push(engine.search(&pos, &limits, sink.clone()));
+    }
+    out
+}
+
+#[test]
+fn bench_signature_is_unchanged() {
+    let nodes: u64 = bench(7).iter().map(|r| r.nodes).sum();
+    assert_eq!(nodes, SIGNATURE_DEPTH_7, "the search changed: update the signature only if that was meant");
+}
+
+#[test]
+#[ignore = "several seconds; run with `cargo test --release -- --ignored`"]
+fn bench_signature_at_the_default_depth_is_unchanged() {
+    let nodes: u64 = bench(11).iter().map(|r| r.nodes).sum();
+    assert_eq!(nodes, SIGNATURE_DEPTH_11, "the search changed: update the signature only if that was meant");
+}
+
+#[test]
+fn same_search_twice_gives_the_same_result() {
+    let summary = |rs: &[SearchResult]| rs.iter().map(|r| (r.best.clone(), r.ponder, r.score, r.depth, r.nodes)).collect::<Vec<_>>();
+    let first = summary(&bench(6));
+    assert_eq!(first, summary(&bench(6)));
+    assert!(first.iter().all(|r| r.3 == 6 && r.4 > 0), "every position searched to depth 6: {first:?}");
+}
+
+#[test]
+fn reports_reach_the_sink_and_end_with_the_best_move() {
+    hisha::init();
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let sink: Sink = Arc::new(move |r: &Report| log.lock().unwrap().push(r.clone()));
+    let mut engine = Engine::default();
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    let r = engine.search(&Position::startpos(), &limits, sink);
+    let reports = seen.lock().unwrap();
+    let pvs: Vec<_> = reports.iter().filter_map(|r| if let Report::Pv(p) = r { Some(p.depth) } else { None }).collect();
+    assert_eq!(pvs, vec![1, 2, 3, 4]);
+    match reports.last() {
+        Some(Report::BestMove { best, .. }) => assert_eq!(*best, r.best),
+        other => panic!("last report {other:?}"),
+    }
+}
