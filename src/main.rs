@@ -1,4 +1,5 @@
 //! The `hisha` binary: USI engine by default, plus command-line tools.
+//! Uses the library's public API (`engine`, `usi`, `movegen`, `mate`).
 
 use clap::{Parser, Subcommand};
 use hisha::position::Position;

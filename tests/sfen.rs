@@ -32,7 +32,7 @@ fn round_trip_is_exact() {
 fn refused(sfen: &str, needle: &str) {
     match Position::from_sfen(sfen) {
         Ok(_) => panic!("accepted bad SFEN {sfen:?}"),
-        Err(e) => assert!(e.0.contains(needle), "error for {sfen:?} was {e:?}, expected it to mention {needle:?}"),
+        Err(e) => assert!(e.message().contains(needle), "error for {sfen:?} was {e:?}, expected it to mention {needle:?}"),
     }
 }
 
@@ -120,4 +120,26 @@ fn mutated_sfens_never_panic_and_accepted_ones_are_consistent() {
         }
     }
     assert!(accepted > 100, "mutations too destructive to exercise the accepting path: {accepted}");
+}
+
+#[test]
+fn refusals_name_the_field_at_fault() {
+    hisha::init();
+    use hisha::position::SfenError;
+    let kind = |sfen: &str| match Position::from_sfen(sfen) {
+        Err(SfenError::FieldCount(_)) => "fields",
+        Err(SfenError::Board(_)) => "board",
+        Err(SfenError::SideToMove(_)) => "side",
+        Err(SfenError::MoveNumber(_)) => "number",
+        Err(SfenError::Hand(_)) => "hand",
+        Err(SfenError::Illegal(_)) => "illegal",
+        Ok(_) => "ok",
+    };
+    assert_eq!(kind("4k4/9/9/9/9/9/9/9/4K4 b"), "fields");
+    assert_eq!(kind("4k4/9/9/9/9/9/9/9/4K3 b - 1"), "board");
+    assert_eq!(kind("4k4/9/9/9/9/9/9/9/4K4 x - 1"), "side");
+    assert_eq!(kind("4k4/9/9/9/9/9/9/9/4K4 b - 0"), "number");
+    assert_eq!(kind("4k4/9/9/9/9/9/9/9/4K4 b K 1"), "hand");
+    assert_eq!(kind("4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1"), "illegal");
+    assert_eq!(kind("4k4/9/9/9/9/9/9/9/4K4 b - 1"), "ok");
 }

@@ -7,6 +7,7 @@
 //! gather those bits into a 7-bit index into a table of attack sets. Lance attacks
 //! are the file attacks masked to the forward ray. See `benches/perft.rs` and the
 //! README for the measurements behind this choice.
+//! Uses `types` and `bitboard`.
 
 use crate::core::bitboard::Bitboard;
 use crate::core::types::{Color, PieceType, Square};
@@ -29,7 +30,7 @@ struct LineGather {
     mul: u64,
 }
 
-struct Tables {
+struct AttackTables {
     pawn: [[Bitboard; 81]; 2],
     knight: [[Bitboard; 81]; 2],
     silver: [[Bitboard; 81]; 2],
@@ -111,8 +112,8 @@ fn line_interior(sq: Square, line: usize) -> Vec<Square> {
     all[1..all.len() - 1].to_vec()
 }
 
-fn build() -> Tables {
-    let mut t = Tables {
+fn build() -> AttackTables {
+    let mut t = AttackTables {
         pawn: [[Bitboard::EMPTY; 81]; 2],
         knight: [[Bitboard::EMPTY; 81]; 2],
         silver: [[Bitboard::EMPTY; 81]; 2],
@@ -198,7 +199,7 @@ pub const ROOK_DIRS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 /// The four bishop directions.
 pub const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
-static TABLES: Lazy<Box<Tables>> = Lazy::new(|| Box::new(build()));
+static TABLES: Lazy<Box<AttackTables>> = Lazy::new(|| Box::new(build()));
 
 /// Builds the tables now (call at start-up so the first search does not pay for it).
 pub fn init() {
@@ -206,7 +207,7 @@ pub fn init() {
 }
 
 #[inline(always)]
-fn line_attacks(t: &Tables, sq: Square, line: usize, occ: Bitboard) -> Bitboard {
+fn line_attacks(t: &AttackTables, sq: Square, line: usize, occ: Bitboard) -> Bitboard {
     let g = t.gather[sq.index()][line];
     let idx = ((((occ.0 >> g.shift) as u64) & g.mask).wrapping_mul(g.mul) >> 57) as usize;
     t.line_attacks[(sq.index() * 4 + line) * 128 + idx]

@@ -1,4 +1,5 @@
 //! A set of squares as one `u128` (bits 0..81, file-major).
+//! Uses `types`.
 
 use crate::core::types::{Color, Rank, Square};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};

@@ -3,6 +3,7 @@
 //! Squares are numbered file-major: `index = file * 9 + rank`, where file 0 is the
 //! USI file `1` and rank 0 is the USI rank `a`. A file is therefore nine consecutive
 //! bits of a bitboard, which keeps lance and rook file attacks cheap.
+//! Uses nothing else in the crate.
 
 use std::fmt;
 

@@ -1,4 +1,5 @@
 //! Zobrist hash keys from a fixed-seed generator, identical in every build.
+//! Uses `types`.
 
 use crate::core::types::{Color, Piece, PieceType, Square};
 use once_cell::sync::Lazy;

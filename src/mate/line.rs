@@ -27,7 +27,7 @@ impl Solver {
                 return line;
             }
         }
-        self.greedy_line(pos, stop, max_nodes)
+        self.greedy_line(pos, max_nodes)
     }
 
     /// Appends the best line from an OR node whose exact mate length is `len`.
@@ -143,10 +143,10 @@ impl Solver {
 
     /// A mating line read from the table (proved children), used when the exact
     /// extraction could not finish in time. Always a legal line of checks ending in mate
-    /// when it returns a non-empty line.
-    pub(super) fn greedy_line(&mut self, pos: &mut Position, stop: &AtomicBool, max_nodes: u64) -> Vec<Move> {
+    /// when it returns a non-empty line. Its re-searches are small and bounded by
+    /// nodes, so they ignore `stop` (the caller has already been stopped once).
+    pub(super) fn greedy_line(&mut self, pos: &mut Position, max_nodes: u64) -> Vec<Move> {
         let never = AtomicBool::new(false);
-        let _ = stop;
         self.budget = u64::MAX;
         let mut line = Vec::new();
         let mut p = pos.clone();

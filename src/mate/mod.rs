@@ -124,10 +124,9 @@ impl Solver {
             Answer::Yes(r.len)
         } else if r.dn == 0 && r.rep == NO_REP {
             Answer::No
-        } else if r.dn == 0 {
-            // Cannot happen at a root (its own repetitions resolve there); be safe.
-            Answer::Unknown
         } else {
+            // Undecided; a path-dependent disproof (`rep` set) cannot happen at a root,
+            // whose own repetitions resolve there, and counts as undecided too.
             Answer::Unknown
         }
     }

@@ -1,5 +1,6 @@
 //! Check detection (`CheckInfo`: which squares and which discovered lines give check)
 //! and the generator of every checking move used by the mate solver.
+//! Uses `core`, `position` and the generators of `movegen`.
 
 use super::{gen_drops, gen_evasions, gen_king_moves, gen_moves_of, MoveList};
 use crate::core::attacks::*;

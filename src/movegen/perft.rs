@@ -1,4 +1,5 @@
 //! Perft: counts the leaves of the legal move tree (checks the generator and times it).
+//! Uses `movegen` and `position`.
 
 use super::{generate, legal_moves, GenType, MoveList};
 use crate::core::types::Move;

@@ -210,7 +210,7 @@ fn run_workers(
             let (sh, p, c, o, rms) = (shared.clone(), pos.clone(), cfg.clone(), out.clone(), root_moves.clone());
             let b = std::thread::Builder::new().stack_size(64 << 20);
             if let Ok(h) = b.spawn_scoped(s, move || {
-                let mut w = Worker::new(id, p, sh, c, o, rms, nodes_limit, t);
+                let mut w = Worker::new(id, p, sh, c, o, rms, t).with_node_limit(nodes_limit);
                 w.iterate(max_depth);
                 w.publish_nodes();
                 w.into_tables()
@@ -218,7 +218,7 @@ fn run_workers(
                 handles.push(h);
             }
         }
-        let mut w = Worker::new(0, pos.clone(), shared.clone(), cfg.clone(), out.clone(), root_moves, nodes_limit, main_tables);
+        let mut w = Worker::new(0, pos.clone(), shared.clone(), cfg.clone(), out.clone(), root_moves, main_tables).with_node_limit(nodes_limit);
         w.iterate(max_depth);
         w.publish_nodes();
         shared.wait_while_pondering();

@@ -4,6 +4,7 @@
 //! only when the two words xor back to its key, so a torn write by another thread is
 //! seen as a miss rather than as a wrong entry (the "xor trick"). The only `unsafe` is
 //! the cache prefetch hint.
+//! Uses `core` (moves) only.
 
 use crate::core::types::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};

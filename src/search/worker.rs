@@ -147,7 +147,6 @@ impl Worker {
         cfg: Config,
         out: Sink,
         root_moves: Vec<RootMove>,
-        nodes_limit: u64,
         tables: ThreadTables,
     ) -> Worker {
         Worker {
@@ -157,7 +156,7 @@ impl Worker {
             cfg,
             out,
             nodes: 0,
-            nodes_limit,
+            nodes_limit: 0,
             seldepth: 0,
             root_depth: 0,
             pv_idx: 0,
@@ -175,6 +174,12 @@ impl Worker {
             best_changes: 0,
             completed_depth: 0,
         }
+    }
+
+    /// Stops the search (all threads) after `n` nodes in all; 0 for no limit.
+    pub fn with_node_limit(mut self, n: u64) -> Worker {
+        self.nodes_limit = n;
+        self
     }
 
     /// Gives the thread's tables back for the next search.
@@ -560,6 +565,31 @@ impl Worker {
         }
     }
 
+    /// The node's moves: the root moves still to search, or every legal move; false
+    /// when there is none (mated: the root always has moves).
+    fn node_moves(&self, root: bool, list: &mut MoveList) -> bool {
+        if root {
+            for rm in &self.root_moves[self.pv_idx..] {
+                list.push(rm.mv);
+            }
+            true
+        } else {
+            generate(&self.pos, GenType::Legal, false, list);
+            !list.is_empty()
+        }
+    }
+
+    /// The bound of a searched node's value `best` in the window it had.
+    fn node_bound(best: i32, beta: i32, pv_node: bool, old_alpha: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     /// Alpha-beta search of the current position to `depth` plies, `ply` plies below the root.
     pub fn search(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize, pv_node: bool, cut_node: bool) -> i32 {
         let root = ply == 0;
@@ -605,15 +635,8 @@ impl Worker {
         }
 
         let mut list = MoveList::new();
-        if root {
-            for rm in &self.root_moves[self.pv_idx..] {
-                list.push(rm.mv);
-            }
-        } else {
-            generate(&self.pos, GenType::Legal, false, &mut list);
-            if list.is_empty() {
-                return mated_in(ply);
-            }
+        if !self.node_moves(root, &mut list) {
+            return mated_in(ply);
         }
         let ci = CheckInfo::new(&self.pos);
         if !root && !in_check {
@@ -683,13 +706,7 @@ impl Worker {
         if best == -VALUE_INF {
             best = alpha;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv_node && best > old_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Self::node_bound(best, beta, pv_node, old_alpha);
         self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, depth, bound);
         best
     }
