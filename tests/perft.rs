@@ -52,3 +52,34 @@ fn divide_sums_to_perft_and_threads_agree() {
     assert_eq!(one, two);
     assert_eq!(one.iter().map(|(_, n)| n).sum::<u64>(), 4809015);
 }
+
+/// `is_legal` (which generates only the moves that could be the one asked) agrees with
+/// the full legal move list on every suite position, for every move legal in any of
+/// them or one ply later (captures, drops, promotions, king moves, evasions, pins).
+#[test]
+fn is_legal_agrees_with_the_legal_move_list() {
+    use hisha::core::types::Move;
+    use hisha::movegen::{is_legal, legal_moves};
+    hisha::init();
+    let text = include_str!("../positions/perft.txt");
+    let positions: Vec<Position> =
+        text.lines().filter_map(|l| l.split('|').nth(1)).filter_map(|s| Position::from_sfen(s.trim()).ok()).collect();
+    assert!(positions.len() > 200, "{} positions", positions.len());
+    let mut candidates = std::collections::BTreeSet::new();
+    for pos in &positions {
+        for &m in legal_moves(pos).iter() {
+            candidates.insert(m.raw());
+            let mut p = pos.clone();
+            p.do_move(m);
+            candidates.extend(legal_moves(&p).iter().map(|m| m.raw()));
+        }
+    }
+    candidates.insert(Move::NONE.raw());
+    for pos in &positions {
+        let legal = legal_moves(pos);
+        for &raw in &candidates {
+            let m = Move::from_raw(raw);
+            assert_eq!(is_legal(pos, m), legal.contains(m), "{m} in {}", pos.to_sfen());
+        }
+    }
+}

@@ -26,16 +26,16 @@ pub(super) struct Buffers {
 
 /// Limits and counters of one search.
 pub(super) struct Dfpn<'a> {
-    pub(super) tt: &'a mut MateTable,
-    pub(super) stop: &'a AtomicBool,
-    pub(super) deadline: Option<Instant>,
-    pub(super) max_nodes: u64,
+    tt: &'a mut MateTable,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    max_nodes: u64,
     pub(super) nodes: u64,
-    pub(super) aborted: bool,
+    aborted: bool,
     pub(super) b: Buffers,
-    pub(super) scratch: MoveList,
+    scratch: MoveList,
     /// Key salt of this search (see `key_salt`).
-    pub(super) salt: u64,
+    salt: u64,
 }
 
 #[inline]

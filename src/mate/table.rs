@@ -6,23 +6,23 @@ use super::*;
 
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
-pub(super) struct Entry {
-    pub(super) key: u64,
-    pub(super) hand: Hand,
-    pub(super) pn: u32,
-    pub(super) dn: u32,
+struct Entry {
+    key: u64,
+    hand: Hand,
+    pn: u32,
+    dn: u32,
     /// Search effort below this node; 0 marks an empty slot.
-    pub(super) amount: u32,
+    amount: u32,
     /// Length of a known mate with `hand` as proof hand (NO_LEN if none).
-    pub(super) proof_len: u16,
+    proof_len: u16,
     /// Depth up to which `hand` is a disproof hand (0 if none).
-    pub(super) disproof_depth: u16,
+    disproof_depth: u16,
 }
 
-pub(super) const BUCKET: usize = 8;
+const BUCKET: usize = 8;
 
 /// `n` empty entries from zeroed memory.
-pub(super) fn zeroed_entries(n: usize) -> Vec<Entry> {
+fn zeroed_entries(n: usize) -> Vec<Entry> {
     let n = n.max(1);
     let Ok(layout) = std::alloc::Layout::array::<Entry>(n) else {
         return vec![Entry::default(); BUCKET];
@@ -111,7 +111,7 @@ impl MateTable {
     }
 
     #[inline]
-    pub(super) fn slot(&mut self, key: u64, hand: Hand) -> &mut Entry {
+    fn slot(&mut self, key: u64, hand: Hand) -> &mut Entry {
         let b = self.bucket(key);
         let mut victim = b;
         let mut victim_amount = u32::MAX;

@@ -93,9 +93,28 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     list
 }
 
-/// Whether `m` is legal in `pos`.
+/// Whether `m` is legal in `pos` (any promotion variant). Generates only the moves that
+/// could be `m`: those of the piece on its origin to its destination, or the drops on
+/// its destination (every evasion when in check, few anyway), and looks for it there.
 pub fn is_legal(pos: &Position, m: Move) -> bool {
-    legal_moves(pos).contains(m)
+    if !m.is_ok() {
+        return false;
+    }
+    let us = pos.side_to_move();
+    let mut list = MoveList::new();
+    if pos.in_check() {
+        gen_evasions(pos, us, true, &mut list);
+    } else {
+        let target = Bitboard::EMPTY.with(m.to()) & !pos.color_pieces(us);
+        if m.is_drop() {
+            gen_drops(pos, us, target & !pos.occupied(), &mut list);
+        } else if pos.has_king(us) && m.from() == pos.king_square(us) {
+            gen_king_moves(pos, us, target, &mut list);
+        } else {
+            gen_moves_of(pos, us, Bitboard::EMPTY.with(m.from()), target, true, &mut list);
+        }
+    }
+    list.contains(m)
 }
 
 #[inline(always)]

@@ -31,6 +31,7 @@ pub struct MovePicker<'a> {
 }
 
 impl<'a> MovePicker<'a> {
+    #[inline(always)]
     fn with(moves: &'a mut MoveList, order: Order, mut score: impl FnMut(Move) -> i32) -> MovePicker<'a> {
         let mut scores = BoundedVec::new();
         for &m in moves.iter() {
@@ -40,16 +41,19 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Moves in the order given, each scored 0 (the root).
+    #[inline(always)]
     pub fn as_given(moves: &'a mut MoveList) -> MovePicker<'a> {
         Self::with(moves, Order::AsGiven, |_| 0)
     }
 
     /// Main-search order by `score` (higher first).
+    #[inline(always)]
     pub fn main(moves: &'a mut MoveList, score: impl FnMut(Move) -> i32) -> MovePicker<'a> {
         Self::with(moves, Order::SelectThenSort, score)
     }
 
     /// Quiescence order by `score` (higher first).
+    #[inline(always)]
     pub fn quiescence(moves: &'a mut MoveList, score: impl FnMut(Move) -> i32) -> MovePicker<'a> {
         Self::with(moves, Order::Select, score)
     }

@@ -7,7 +7,7 @@ use super::history::ThreadTables;
 use super::report::{PvReport, Report, Sink};
 use super::shared::Shared;
 use super::tt::Bound;
-use super::worker::{RootMove, Worker};
+use super::worker::Worker;
 use super::{mate_in, Config, Limits, SearchResult, MATE_IN_MAX, VALUE_INF, VALUE_MATE};
 use crate::core::types::Move;
 use crate::eval;
@@ -21,6 +21,23 @@ use std::sync::Arc;
 /// Lazy SMP: helper thread `i` skips some depths, by these sizes and phases.
 const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// A root move with what the last search of it found.
+#[derive(Clone)]
+pub(super) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub bound: Bound,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+impl RootMove {
+    pub fn new(mv: Move) -> RootMove {
+        RootMove { mv, score: -VALUE_INF, prev_score: -VALUE_INF, bound: Bound::Exact, pv: vec![mv], seldepth: 0 }
+    }
+}
 
 impl Worker {
     /// The PV reports of the current iteration: updated lines at `depth`, lines not yet

@@ -7,6 +7,7 @@ use super::history::{history_bonus, piece_to, ThreadTables};
 use super::movepick::MovePicker;
 use super::report::{Report, Sink};
 use super::shared::Shared;
+use super::think::RootMove;
 use super::tt::{Bound, TtEntry};
 use super::{from_tt, mate_in, mated_in, to_tt, Config, MATE_IN_MAX, MAX_PLY, VALUE_INF, VALUE_SUPERIOR};
 use crate::core::attacks::{king_attacks, knight_attacks};
@@ -42,23 +43,6 @@ const MATE_PROBE_PV_NODES: u64 = 300;
 /// Ordering score of a killer, the lowest of the "good quiet" scores; captures that
 /// win material score above `GOOD_CAPTURE`.
 const KILLER_SCORE: i32 = 1_300_000;
-
-/// A root move with what the last search of it found.
-#[derive(Clone)]
-pub(super) struct RootMove {
-    pub mv: Move,
-    pub score: i32,
-    pub prev_score: i32,
-    pub bound: Bound,
-    pub pv: Vec<Move>,
-    pub seldepth: usize,
-}
-
-impl RootMove {
-    pub fn new(mv: Move) -> RootMove {
-        RootMove { mv, score: -VALUE_INF, prev_score: -VALUE_INF, bound: Bound::Exact, pv: vec![mv], seldepth: 0 }
-    }
-}
 
 /// What every move of a node shares.
 #[derive(Copy, Clone)]
