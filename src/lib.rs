@@ -20,6 +20,7 @@ pub mod eval;
 pub mod mate;
 pub mod movegen;
 pub mod position;
+pub mod psv;
 pub mod search;
 pub mod usi;
 
