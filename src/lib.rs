@@ -17,6 +17,7 @@
 pub mod core;
 pub mod engine;
 pub mod eval;
+pub mod gensfen;
 pub mod mate;
 pub mod movegen;
 pub mod position;

@@ -4,6 +4,7 @@
 //! (the 40-byte record and Hisha's game markers), `file` (reading files with checks).
 
 pub mod bits;
+pub mod dump;
 pub mod file;
 pub mod move16;
 pub mod packed_sfen;

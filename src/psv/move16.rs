@@ -2,7 +2,7 @@
 //! square, bits 7-13 the origin square or, for a drop, the dropped kind (pawn 1 ...
 //! gold 7), bit 14 set for a drop, bit 15 set for a promotion. 0 is "no move".
 
-use crate::types::{Move, PieceType, Square};
+use crate::core::types::{Move, PieceType, Square};
 
 const DROP: u16 = 1 << 14;
 const PROMOTE: u16 = 1 << 15;

@@ -14,7 +14,7 @@
 
 use super::bits::{BitReader, BitWriter, BITS};
 use crate::position::Position;
-use crate::types::{Color, Hand, Piece, PieceType, Square};
+use crate::core::types::{Color, Hand, Piece, PieceType, Square};
 use std::fmt;
 
 /// A position packed into 32 bytes.

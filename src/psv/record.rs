@@ -10,7 +10,7 @@
 use super::move16::{from_move16, to_move16};
 use super::packed_sfen::{pack, unpack, PackError, PackedSfen};
 use crate::position::Position;
-use crate::types::Move;
+use crate::core::types::Move;
 
 /// Bytes per record.
 pub const RECORD_BYTES: usize = 40;
