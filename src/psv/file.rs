@@ -114,6 +114,21 @@ impl Iterator for PsvReader {
     }
 }
 
+/// Every record of `path` (checked as `PsvReader::open` does; each record is decoded
+/// by the caller), at most `max_records` of them: a larger file is an error rather
+/// than an allocation the machine cannot hold.
+pub fn read_all(path: &Path, max_records: u64) -> Result<Vec<PackedSfenValue>, PsvError> {
+    let reader = PsvReader::open(path)?;
+    if reader.len() > max_records {
+        return Err(reader.foreign(max_records, format!("the file holds {} records, more than the limit of {max_records}", reader.len())));
+    }
+    let mut out = Vec::with_capacity(reader.len() as usize);
+    for r in reader {
+        out.push(r?);
+    }
+    Ok(out)
+}
+
 /// A game number for each record, counting from 0: by Hisha's game markers where
 /// the records carry them, otherwise a new game wherever the game ply does not grow
 /// (YaneuraOu writes a game's positions in order).
@@ -171,6 +186,8 @@ mod tests {
         let r = PsvReader::open(&p).unwrap();
         assert_eq!(r.len(), 2);
         assert_eq!(r.map(|x| x.unwrap()).collect::<Vec<_>>().len(), 2);
+        assert_eq!(read_all(&p, 2).unwrap().len(), 2);
+        assert!(read_all(&p, 1).is_err());
     }
 
     #[test]

@@ -10,6 +10,6 @@ pub mod move16;
 pub mod packed_sfen;
 pub mod record;
 
-pub use file::{game_numbers, PsvError, PsvReader};
+pub use file::{game_numbers, read_all, PsvError, PsvReader};
 pub use packed_sfen::{pack, unpack, PackError, PackedSfen, Unpacked};
 pub use record::{PackedSfenValue, GAME_END, RECORD_BYTES};
