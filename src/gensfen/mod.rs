@@ -150,7 +150,7 @@ pub fn run(a: &GensfenArgs) -> Result<(), String> {
     let shard = parse_shard(&a.shard)?;
     let rule = rule_of(a)?;
     if rule.use_nnue {
-        crate::eval::nnue::load(&a.eval).map_err(|e| format!("{e:?}"))?;
+        crate::eval::nnue::load(&a.eval).map_err(|e| e.to_string())?;
     }
     if a.hash == 0 || a.hash > 4096 {
         return Err("--hash must be 1..4096 MiB".into());
