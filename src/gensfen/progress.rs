@@ -59,7 +59,7 @@ impl Stats {
         let secs = elapsed.as_secs_f64();
         let eta = self.eta(secs).map_or("-".to_string(), |s| clock(s as u64));
         format!(
-            "gensfen: {} positions ({:.1}/s), {} games (+{} black {} white {} draw, {:.0} plies/game), elapsed {}, ETA {}",
+            "gensfen: {} positions ({:.1}/s), {} games (this run: {} Black wins, {} White wins, {} draws, {:.0} plies a game), elapsed {}, ETA {}",
             self.positions,
             self.new_positions as f64 / secs.max(1e-3),
             self.games,
@@ -89,7 +89,7 @@ mod tests {
         s.add(&g);
         s.add(&g);
         let l = s.line(Duration::from_secs(60));
-        assert!(l.contains("12 games (+0 black 2 white 0 draw, 80 plies/game)"), "{l}");
+        assert!(l.contains("12 games (this run: 0 Black wins, 2 White wins, 0 draws, 80 plies a game)"), "{l}");
         // 8 games to go at 30 s a game.
         assert!(l.ends_with("ETA 0:04:00"), "{l}");
         assert_eq!(clock(3725), "1:02:05");
