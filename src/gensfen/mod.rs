@@ -1,8 +1,10 @@
 //! `hisha gensfen`: self-play training data in YaneuraOu's PackedSfenValue format.
 //! `openings` (random starts, handicaps too), `game` (one game, reproducible from its
 //! seed), `output` (resuming and the settings file), `run` here: one game per thread
-//! (each with its own engine: hash and statistics), games written whole and in game order, so that a seed, shard and settings give the
-//! same file whatever the thread count and however often the run was stopped.
+//! (each with its own engine: hash and statistics), games written whole and in game
+//! order, so that a seed, shard and settings give the same file whatever the thread
+//! count and however often the run was stopped. Uses `engine`, `search`, `psv`,
+//! `position`, `movegen` and `eval::nnue` (to load a network).
 
 pub mod game;
 pub mod openings;
