@@ -6,20 +6,24 @@
 //! - `position`: the board state, SFEN, do/undo and the rules that need the board
 //!   (repetition, entering-king declaration, static exchange);
 //! - `movegen`: move generation, check detection, legality, perft;
+//! - `psv`: YaneuraOu's PackedSfenValue training-data format (records, files);
 //! - `eval`: the hand-made evaluation and its weights, and `eval::nnue`, the network;
 //! - `mate`: the df-pn tsume solver;
 //! - `search`: alpha-beta search, move ordering, histories, time management, the
 //!   transposition table;
 //! - `engine`: the `Engine` facade (one game's state and searches) used by the USI
 //!   loop, `bench` and the tests;
+//! - `gensfen`: `hisha gensfen`, self-play training data written as PackedSfenValue;
 //! - `usi`: the protocol layer, which only parses and prints.
 
 pub mod core;
 pub mod engine;
 pub mod eval;
+pub mod gensfen;
 pub mod mate;
 pub mod movegen;
 pub mod position;
+pub mod psv;
 pub mod search;
 pub mod usi;
 

@@ -47,6 +47,16 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+    /// Self-play training data in YaneuraOu's PackedSfenValue format (resumable).
+    Gensfen(hisha::gensfen::GensfenArgs),
+    /// Print the records of a PackedSfenValue file as text: SFEN, move, score, result, game.
+    PsvDump {
+        /// The file.
+        file: std::path::PathBuf,
+        /// Records to print (0: all).
+        #[arg(long, default_value_t = 0)]
+        limit: u64,
+    },
     /// Solve tsume (mate problems) with the df-pn solver.
     Mate {
         /// One problem as SFEN (attacker to move).
@@ -79,6 +89,10 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, sfen, divide, threads }) => run_perft(depth, sfen, divide, threads),
         Some(Command::Bench { depth, threads, hash, file, verbose }) => run_bench(depth, threads, hash, file, verbose),
         Some(Command::Mate { sfen, file, time, hash }) => run_mate(sfen, file, time, hash),
+        Some(Command::Gensfen(args)) => report(hisha::gensfen::run(&args)),
+        Some(Command::PsvDump { file, limit }) => {
+            report(hisha::psv::dump::dump(&file, limit, &mut std::io::BufWriter::new(std::io::stdout().lock())).map_err(|e| e.to_string()))
+        }
     }
 }
 
@@ -292,3 +306,13 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
     }
 }
 
+/// Exit status of a tool: an error goes to stderr.
+fn report(r: Result<(), String>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -9,6 +9,7 @@ mod data;
 mod evalterms;
 mod gensfen;
 mod perturb;
+mod train_data;
 mod train_nnue;
 mod tune;
 

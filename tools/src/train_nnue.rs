@@ -1,8 +1,9 @@
 //! Trains the NNUE evaluation (`src/eval/nnue/`) on `gensfen` data and writes a network
 //! file the engine embeds (`src/eval/nnue/hisha.nnue`) or loads with `setoption name EvalFile`.
 //!
-//! Data: lines `SFEN<TAB>score<TAB>result`, score and result (1, 0.5, 0) from Black's
-//! point of view. The target is `lambda * sigmoid(score / K) + (1 - lambda) * result`
+//! Data: PackedSfenValue files (`hisha gensfen`; score and result from the side to
+//! move's view) or text files of lines `SFEN<TAB>score<TAB>result`, score and result
+//! (1, 0.5, 0) from Black's point of view (`train_data` reads both). The target is `lambda * sigmoid(score / K) + (1 - lambda) * result`
 //! from the side to move's view; the loss is the squared error of `sigmoid(eval / K)`.
 //! A result of -1 marks a distillation position (`hisha-tools perturb`): its target is
 //! `sigmoid(score / K)` alone, weighted by `--distill-weight`; such positions are never
@@ -10,6 +11,10 @@
 //! Training is full-precision with Adam; each input row is factorised into a
 //! bucket-specific row and a row shared by all king buckets (summed when exported), so
 //! that rare (bucket, piece, square) inputs learn from the common case.
+//!
+//! Validation holds out whole games (PSV) or blocks of lines (text). Every epoch writes
+//! a checkpoint (`OUT.last`, and `--checkpoints DIR/epoch-NNN.nnue`); the best network
+//! by validation loss goes to `--out`. A progress line shows each epoch's advance.
 //!
 //! Usage: hisha-tools train-nnue --out net.nnue [--epochs N] ... DATA...
 
@@ -24,6 +29,7 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 
 use crate::data;
+use crate::train_data::{self, Input, Record};
 use std::time::Instant;
 
 /// Arguments of `train-nnue`.
@@ -32,7 +38,7 @@ pub struct Args {
     /// Output network file (rewritten after every epoch that improves the validation loss).
     #[arg(long)]
     out: String,
-    /// Data files (gensfen format).
+    /// Data files: PackedSfenValue (`hisha gensfen`) or text lines (older gensfen).
     #[arg(required = true)]
     data: Vec<String>,
     /// Passes over the data.
@@ -53,8 +59,9 @@ pub struct Args {
     /// Positions with a search score beyond this are skipped.
     #[arg(long, default_value_t = 3000)]
     max_score: i32,
-    /// Fraction of positions held out for validation, in whole blocks of consecutive
-    /// lines so that a game's positions are not split between training and validation.
+    /// Fraction of positions held out for validation, in whole games (PSV files) or
+    /// blocks of consecutive lines (text), so that no game is split between training
+    /// and validation.
     #[arg(long, default_value_t = 0.02)]
     holdout: f64,
     /// Validate on this file (game positions never trained on) instead of held-out blocks.
@@ -78,6 +85,12 @@ pub struct Args {
     /// Decoupled weight decay of the first layer (AdamW), per step and unit step size.
     #[arg(long, default_value_t = 0.0)]
     wd: f32,
+    /// Also keep every epoch's network in this folder (`epoch-NNN.nnue`).
+    #[arg(long)]
+    checkpoints: Option<String>,
+    /// Seconds between progress lines within an epoch.
+    #[arg(long, default_value_t = 10)]
+    progress: u64,
 }
 
 /// One training position: its features (side to move's, then the other side's), search
@@ -92,6 +105,8 @@ struct Sample {
     classical: f32,
     /// Whether the position came from the first data file.
     from_first_file: bool,
+    /// Its game (PSV) or block of lines (text): validation holds out whole groups.
+    group: u32,
 }
 
 struct Data {
@@ -99,42 +114,68 @@ struct Data {
     samples: Vec<Sample>,
 }
 
+/// The key for dropping the same position met again (in any game or file).
+fn duplicate_key(input: &Input) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match &input.record {
+        Record::Line(line) => data::position_key(line).hash(&mut h),
+        Record::Psv(rec, _) => rec.sfen.hash(&mut h),
+    }
+    h.finish()
+}
+
+/// Features and sample of a text line (score and result from Black's view); `None`
+/// for a line that does not parse or is scored beyond `max_score`.
+fn parse_line(line: &str, max_score: i32) -> Option<(Position, i32, f32)> {
+    let mut it = line.split('\t');
+    let sfen = it.next()?;
+    let score: i32 = it.next()?.trim().parse().ok()?;
+    let result: f32 = it.next()?.trim().parse().ok()?;
+    if score.abs() > max_score {
+        return None;
+    }
+    let pos = Position::from_sfen(sfen).ok()?;
+    let stm = pos.side_to_move();
+    let (score, result) = match (stm, result < 0.0) {
+        (_, true) => (if stm == Color::Black { score } else { -score }, -1.0),
+        (Color::Black, false) => (score, result),
+        (Color::White, false) => (-score, 1.0 - result),
+    };
+    Some((pos, score, result))
+}
+
+/// Position, score and result (side to move's view) of one input; an error for a PSV
+/// record that does not decode.
+fn parse_input(input: &Input, files: &[String], max_score: i32) -> Result<Option<(Position, i32, f32)>, String> {
+    match &input.record {
+        Record::Line(line) => Ok(parse_line(line, max_score)),
+        Record::Psv(rec, index) => {
+            let (pos, _) = rec.decode().map_err(|e| format!("{}: record {index} is not a PackedSfenValue: {e}", files[input.file]))?;
+            if i32::from(rec.score).abs() > max_score {
+                return Ok(None);
+            }
+            Ok(Some((pos, i32::from(rec.score), (f32::from(rec.game_result) + 1.0) / 2.0)))
+        }
+    }
+}
+
 fn load(files: &[String], max_score: i32) -> Result<Data, String> {
     let mut seen: HashSet<u64> = HashSet::new();
-    let mut lines: Vec<String> = Vec::new();
-    let mut first_file_lines = 0;
+    let mut inputs: Vec<Input> = Vec::new();
     let mut dup = 0usize;
-    for (fi, line) in data::data_lines(files)? {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        data::position_key(&line).hash(&mut h);
-        if seen.insert(h.finish()) {
-            lines.push(line);
-            if fi == 0 {
-                first_file_lines += 1;
-            }
+    for input in train_data::read_inputs(files)? {
+        if seen.insert(duplicate_key(&input)) {
+            inputs.push(input);
         } else {
             dup += 1;
         }
     }
-    eprintln!("{} distinct positions ({dup} duplicates dropped)", lines.len());
-    let parsed: Vec<Option<(Vec<u16>, Sample)>> = lines
+    eprintln!("{} distinct positions ({dup} duplicates dropped)", inputs.len());
+    let parsed: Vec<Option<(Vec<u16>, Sample)>> = inputs
         .par_iter()
-        .enumerate()
-        .map(|(li, line)| {
-            let mut it = line.split('\t');
-            let sfen = it.next()?;
-            let score: i32 = it.next()?.trim().parse().ok()?;
-            let result: f32 = it.next()?.trim().parse().ok()?;
-            if score.abs() > max_score {
-                return None;
-            }
-            let pos = Position::from_sfen(sfen).ok()?;
+        .map(|input| {
+            let Some((pos, score, result)) = parse_input(input, files, max_score)? else { return Ok(None) };
             let stm = pos.side_to_move();
-            let (score, result) = match (stm, result < 0.0) {
-                (_, true) => (if stm == Color::Black { score } else { -score }, -1.0),
-                (Color::Black, false) => (score, result),
-                (Color::White, false) => (-score, 1.0 - result),
-            };
             let mut a = [0u16; MAX_ACTIVE];
             let mut b = [0u16; MAX_ACTIVE];
             let na = nnue::active_features(&pos, stm, &mut a);
@@ -143,10 +184,19 @@ fn load(files: &[String], max_score: i32) -> Result<Data, String> {
             v.extend_from_slice(&a[..na]);
             v.extend_from_slice(&b[..nb]);
             let classical = hisha::eval::evaluate(&pos) as f32;
-            let from_first_file = li < first_file_lines;
-            Some((v, Sample { start: 0, n_us: na as u8, n_them: nb as u8, score: score as f32, result, classical, from_first_file }))
+            let sample = Sample {
+                start: 0,
+                n_us: na as u8,
+                n_them: nb as u8,
+                score: score as f32,
+                result,
+                classical,
+                from_first_file: input.file == 0,
+                group: input.group,
+            };
+            Ok(Some((v, sample)))
         })
-        .collect();
+        .collect::<Result<_, String>>()?;
     let mut feats = Vec::new();
     let mut samples = Vec::new();
     for (v, s) in parsed.into_iter().flatten() {
@@ -431,17 +481,16 @@ fn prepare(args: &Args) -> Result<(Data, f32, Vec<usize>, Vec<usize>), String> {
     }
     let k = if args.k > 0.0 { args.k } else { fit_k(&data) };
     eprintln!("{n} positions loaded in {:.1}s; K = {k:.0}", t0.elapsed().as_secs_f64());
-    // Positions of one game are consecutive lines: hold out whole blocks of lines.
-    const BLOCK: usize = 4096;
-    let every = ((1.0 / args.holdout.clamp(1e-4, 0.5)).round() as usize).max(2);
+    // Hold out whole games (PSV) or blocks of consecutive lines (text).
+    let every = ((1.0 / args.holdout.clamp(1e-4, 0.5)).round() as u32).max(2);
     // With --val, its positions come first (and win the duplicate check).
     let (val, train): (Vec<usize>, Vec<usize>) = if args.val.is_some() {
         (0..n).partition(|&i| data.samples[i].from_first_file && data.samples[i].result >= 0.0)
     } else {
-        (0..n).partition(|&i| data.samples[i].result >= 0.0 && (i / BLOCK) % every == every / 2)
+        (0..n).partition(|&i| data.samples[i].result >= 0.0 && data.samples[i].group % every == every / 2)
     };
     if val.is_empty() || train.is_empty() {
-        return Err(format!("too few positions to hold out whole blocks of {BLOCK}"));
+        return Err(format!("too few games (or blocks of {} lines) to hold out whole ones", train_data::TEXT_BLOCK));
     }
     eprintln!("{} training and {} validation positions", train.len(), val.len());
     Ok((data, k, val, train))
@@ -526,7 +575,40 @@ impl Trainer {
     }
 }
 
-/// Trains and writes the network after every epoch that improves the validation loss.
+/// `epoch N/M  P% (done/total positions), rate, ETA of the epoch, running loss`.
+fn progress_line(epoch: usize, epochs: usize, done: usize, total: usize, secs: f64, loss: f64) -> String {
+    let rate = done as f64 / secs.max(1e-3);
+    let left = (total - done.min(total)) as f64 / rate.max(1e-9);
+    format!(
+        "epoch {epoch}/{epochs} {:.0}% ({done}/{total} positions), {rate:.0} positions/s, epoch ETA {:.0}s, train loss so far {:.5}",
+        100.0 * done as f64 / total.max(1) as f64,
+        left,
+        loss / done.max(1) as f64
+    )
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so that a stopped
+/// run never leaves a half-written network.
+fn write_atomically(path: &str, bytes: &[u8]) -> Result<(), String> {
+    let tmp = format!("{path}.tmp");
+    std::fs::File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|_| f.sync_all()))
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {path}: {e}"))
+}
+
+/// The epoch's checkpoint: `OUT.last`, and `epoch-NNN.nnue` in `--checkpoints`.
+fn checkpoint(args: &Args, epoch: usize, bytes: &[u8]) -> Result<(), String> {
+    write_atomically(&format!("{}.last", args.out), bytes)?;
+    if let Some(dir) = &args.checkpoints {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
+        write_atomically(&format!("{dir}/epoch-{epoch:03}.nnue"), bytes)?;
+    }
+    Ok(())
+}
+
+/// Trains, checkpoints every epoch and writes the network after every epoch that
+/// improves the validation loss.
 pub fn run(args: Args) -> Result<(), String> {
     let t0 = Instant::now();
     let (data, k, val, mut train) = prepare(&args)?;
@@ -552,8 +634,15 @@ pub fn run(args: Args) -> Result<(), String> {
         train.shuffle(&mut rng);
         let te = Instant::now();
         let mut train_loss = 0f64;
-        for batch in train.chunks(args.batch.max(1)) {
+        let mut shown = Instant::now();
+        let batch_size = args.batch.max(1);
+        for (b, batch) in train.chunks(batch_size).enumerate() {
             train_loss += trainer.step(&mut p, &data, batch, k, &args, lr);
+            if shown.elapsed().as_secs() >= args.progress.max(1) {
+                let done = ((b + 1) * batch_size).min(train.len());
+                eprintln!("{}", progress_line(epoch + 1, args.epochs, done, train.len(), te.elapsed().as_secs_f64(), train_loss));
+                shown = Instant::now();
+            }
         }
         let (vl, ve, vr) = validate(&p, &data, &val, k, args.lambda);
         eprintln!(
@@ -562,12 +651,13 @@ pub fn run(args: Args) -> Result<(), String> {
             train_loss / train.len() as f64,
             te.elapsed().as_secs_f64()
         );
+        let bytes = p.export();
+        checkpoint(&args, epoch + 1, &bytes)?;
         if vl >= best {
             continue;
         }
         best = vl;
-        let bytes = p.export();
-        std::fs::File::create(&args.out).and_then(|mut f| f.write_all(&bytes)).map_err(|e| format!("cannot write {}: {e}", args.out))?;
+        write_atomically(&args.out, &bytes)?;
     }
     eprintln!("best validation loss {best:.5}, written to {} ({:.0}s in all)", args.out, t0.elapsed().as_secs_f64());
     Ok(())
