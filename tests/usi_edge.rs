@@ -113,7 +113,7 @@ fn eof_during_perft_exits() {
 fn mate_hash_out_of_range_is_an_error_not_a_crash() {
     for hash in ["30000", "9999999999999", "0", "-5"] {
         let out = Command::new(env!("CARGO_BIN_EXE_hisha"))
-            .args(["mate", "--hash", hash, "--sfen", "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"])
+            .args(["mate", &format!("--hash={hash}"), "--sfen", "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"])
             .output()
             .expect("run hisha mate");
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -130,7 +130,7 @@ fn mate_hash_out_of_range_is_an_error_not_a_crash() {
 fn go_mate_survives_a_hash_it_cannot_allocate() {
     let bin = env!("CARGO_BIN_EXE_hisha");
     let script = format!(
-        "ulimit -v 3000000; printf 'usi\\nsetoption name USI_Hash value 16384\\nisready\\nposition sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\\ngo mate 5000\\nisready\\nquit\\n' | {bin}"
+        "ulimit -v 3000000; {{ printf 'usi\\nsetoption name USI_Hash value 16384\\nisready\\nposition sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\\ngo mate 5000\\nisready\\n'; sleep 3; printf 'quit\\n'; }} | {bin}"
     );
     let out = Command::new("sh").args(["-c", &script]).output().expect("run sh");
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -16,6 +16,7 @@ use crate::position::Position;
 use crate::search::{Limits, Report, Sink};
 use clock::{apply_clock_fields, is_clock_field, parse_number, set_clock_field};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -78,8 +79,19 @@ pub fn write_divide(out: &mut impl Write, divide: &[(Move, u64)], secs: f64) -> 
     Ok(total)
 }
 
+/// When set, `emit` prints nothing (in-process fuzzing drives the loop silently).
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Silences (or restores) every line the protocol prints.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
 /// Writes one line to stdout and flushes it (shared by the protocol and search threads).
 pub fn emit(line: &str) {
+    if QUIET.load(Ordering::Relaxed) {
+        return;
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let _ = writeln!(out, "{line}");
@@ -129,7 +141,7 @@ impl Usi {
     }
 
     /// Stops any search and waits for its thread (it prints its bestmove).
-    fn finish_search(&mut self) {
+    pub fn finish_search(&mut self) {
         if let Some(r) = self.running.take() {
             r.stop();
         }
