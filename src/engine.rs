@@ -7,7 +7,9 @@
 
 use crate::mate::{self, MateResult, Stats};
 use crate::position::Position;
-use crate::search::time::Clock;
+use crate::core::types::Move;
+use crate::movegen;
+use crate::search::time::{Clock, UNBOUNDED_CLOCK_MS};
 use crate::search::tt::TranspositionTable;
 use crate::search::{think, Config, Limits, SearchResult, Shared, Sink, ThreadTables};
 use std::sync::atomic::Ordering;
@@ -44,13 +46,17 @@ impl Running {
 
     /// Asks the search to stop and waits for it (its best move has been reported).
     pub fn stop(self) {
-        self.shared.stop.store(true, Ordering::Relaxed);
+        self.shared.release();
         let _ = self.handle.join();
     }
 
-    /// The opponent played the ponder move: restart the clock with `clock` (the fields
-    /// `ponderhit` gave, over those of `go`) and search on with a time limit.
-    pub fn ponderhit(&mut self, config: &Config, clock: Clock) {
+    /// The opponent played the ponder move: restart the clock now with `clock` (the
+    /// fields `ponderhit` gave, over those of `go`) and search on with a time limit;
+    /// with no clock at all, `UNBOUNDED_CLOCK_MS`.
+    pub fn ponderhit(&mut self, config: &Config, mut clock: Clock) {
+        if clock.is_empty() && !self.limits.infinite {
+            clock.movetime = Some(UNBOUNDED_CLOCK_MS);
+        }
         self.limits.clock = clock;
         self.limits.ponder = false;
         self.shared.time.start_for(&self.limits.clock, self.limits.infinite, self.pos.side_to_move(), self.pos.game_ply(), &config.time);
@@ -146,6 +152,24 @@ impl Engine {
             think(sh, &p, &lim, &cfg, &mut guard, sink);
         })?;
         Ok(Running { handle, shared, pos: pos.clone(), limits: limits.clone() })
+    }
+
+    /// Starts `go perft`-style counting on its own thread so that the protocol stays
+    /// free; `done` gets the divide (`None` when stopped) and the seconds it took.
+    pub fn start_perft(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        done: impl FnOnce(Option<Vec<(Move, u64)>>, f64) + Send + 'static,
+    ) -> std::io::Result<Running> {
+        let shared = Arc::new(Shared::new(self.table().0, 1));
+        let (flag, p, threads) = (shared.clone(), pos.clone(), self.config.threads);
+        let handle = std::thread::Builder::new().name("perft".into()).spawn(move || {
+            let start = std::time::Instant::now();
+            let divide = movegen::perft_divide_until(&p, depth, threads, &flag.stop);
+            done(divide, start.elapsed().as_secs_f64());
+        })?;
+        Ok(Running { handle, shared, pos: pos.clone(), limits: Limits::default() })
     }
 
     /// Starts the tsume solver on `pos` on its own thread (hash of the engine's size,

@@ -69,8 +69,8 @@ enum Command {
         /// Time limit per problem in milliseconds (0 = no limit).
         #[arg(long, default_value_t = 10_000)]
         time: u64,
-        /// Hash size in MiB.
-        #[arg(long, default_value_t = 256)]
+        /// Hash size in MiB (1 to 16384; less is used when memory is short).
+        #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
         hash: usize,
     },
 }

@@ -202,27 +202,35 @@ pub fn solve(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, ha
     solve_with_stats(pos, time_limit, stop, hash_mb).0
 }
 
-/// Like `solve`, also returning the search statistics.
+/// Like `solve`, also returning the search statistics. The deep stack is reserved
+/// before the table, so that a table as large as memory allows still leaves room
+/// for it.
 pub fn solve_with_stats(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, hash_mb: usize) -> (MateResult, Stats) {
-    let mut solver = Solver::new(hash_mb);
-    let r = solver.solve_deep(pos, time_limit, stop);
-    (r, solver.stats)
+    on_deep_stack(|| {
+        let mut solver = Solver::new(hash_mb);
+        let r = solver.solve(pos, time_limit, stop, u64::MAX);
+        (r, solver.stats)
+    })
+    .unwrap_or((MateResult::Timeout, Stats::default()))
 }
 
 impl Solver {
     /// `solve` on a helper thread with a large stack (deep problems recurse deeply).
     pub fn solve_deep(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool) -> MateResult {
-        let r = std::thread::scope(|s| {
-            let h = std::thread::Builder::new()
-                .stack_size(512 << 20)
-                .spawn_scoped(s, || self.solve(pos, time_limit, stop, u64::MAX));
-            match h {
-                Ok(h) => h.join().ok(),
-                Err(_) => None,
-            }
-        });
-        r.unwrap_or(MateResult::Timeout)
+        on_deep_stack(|| self.solve(pos, time_limit, stop, u64::MAX)).unwrap_or(MateResult::Timeout)
     }
+}
+
+/// Stack of the solver's thread: room for the deepest recursion `MAX_DEPTH` allows.
+const DEEP_STACK: usize = 512 << 20;
+
+/// Runs `f` on a helper thread with `DEEP_STACK`; `None` if that thread cannot be
+/// started (or panicked).
+fn on_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
+    std::thread::scope(|s| {
+        let h = std::thread::Builder::new().stack_size(DEEP_STACK).spawn_scoped(s, f).ok()?;
+        h.join().ok()
+    })
 }
 
 /// Quick bounded mate probe for the normal search: a mating first move if a mate is proved within `max_nodes`.

@@ -18,7 +18,7 @@ mod checks;
 mod perft;
 
 pub use checks::{generate_checks, CheckInfo};
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft_divide, perft_divide_until};
 
 /// More than the most legal moves any shogi position has (593).
 pub const MAX_MOVES: usize = 600;

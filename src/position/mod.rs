@@ -474,6 +474,17 @@ impl Position {
         self.states.push(StateInfo { plies_from_null: 0, ..st });
     }
 
+    /// Forgets all but the last `plies` states once the history has grown to twice
+    /// that (amortised O(1) a move), so that a game of millions of plies costs neither
+    /// memory nor time to copy. Repetition scans look back at most
+    /// `rules::REPETITION_SCAN` plies, so keeping more than that changes nothing.
+    pub fn trim_history(&mut self, plies: usize) {
+        let keep = plies.max(1);
+        if self.states.len() >= 2 * keep {
+            self.states.drain(..self.states.len() - keep);
+        }
+    }
+
     /// The piece that moves or is dropped by `m`.
     #[inline(always)]
     pub fn moved_piece(&self, m: Move) -> Piece {

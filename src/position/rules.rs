@@ -78,11 +78,14 @@ pub enum Repetition {
     Inferior,
 }
 
+/// How far back (in plies) `repetition` looks: cycles longer than this are rare, and
+/// the cap keeps the scan cheap in long games.
+pub const REPETITION_SCAN: usize = 32;
+
 /// Looks for an earlier occurrence of the current board (same side to move).
 pub fn repetition(pos: &Position) -> Repetition {
     let st = pos.state();
-    // Cycles longer than 32 plies are rare; the cap keeps the scan cheap in long games.
-    let end = (st.plies_from_null as usize).min(32);
+    let end = (st.plies_from_null as usize).min(REPETITION_SCAN);
     let us = pos.side_to_move();
     let mut i = 4;
     while i <= end {

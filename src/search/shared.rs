@@ -9,8 +9,12 @@ use std::sync::Arc;
 
 /// State shared between the protocol thread and the search threads.
 pub struct Shared {
-    /// Set to end the search.
+    /// Set to end the search (by `stop`, or by the search's own time or node limit).
     pub stop: AtomicBool,
+    /// Set by the protocol's `stop` (or `quit`, or a new `go`): the answer of a
+    /// pondering or infinite search may be printed. A search that ends by its own
+    /// limit while pondering or infinite waits for this (or for `ponderhit`).
+    pub released: AtomicBool,
     /// True while pondering (time limits are ignored).
     pub pondering: AtomicBool,
     /// True for `go infinite`.
@@ -27,6 +31,7 @@ impl Shared {
     pub fn new(tt: Arc<TranspositionTable>, threads: usize) -> Shared {
         Shared {
             stop: AtomicBool::new(false),
+            released: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             infinite: AtomicBool::new(false),
             time: TimeManager::new(),
@@ -51,9 +56,16 @@ impl Shared {
         self.pondering.load(Ordering::Relaxed) || self.infinite.load(Ordering::Relaxed)
     }
 
-    /// Sleeps until `stop`, unless pondering and infinite search are both off.
+    /// Ends the search and lets it answer at once (the protocol's `stop`).
+    pub fn release(&self) {
+        self.released.store(true, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Sleeps until the protocol's `stop`, or until `ponderhit` ends pondering (a
+    /// pondering or infinite search that reached its own limit must not answer first).
     pub fn wait_while_pondering(&self) {
-        while !self.stopped() && self.must_wait() {
+        while !self.released.load(Ordering::Relaxed) && self.must_wait() {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
     }

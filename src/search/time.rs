@@ -20,6 +20,18 @@ pub struct Clock {
     pub movetime: Option<u64>,
 }
 
+impl Clock {
+    /// Whether no clock field was given at all (`go` alone, `go depth 5`, ...).
+    pub fn is_empty(&self) -> bool {
+        self.time == [None, None] && self.inc == [0, 0] && self.byoyomi == 0 && self.movetime.is_none()
+    }
+}
+
+/// Think time when the clock fields bound nothing for the side to move (`go btime
+/// 1000` with White to move, `ponderhit` with no clock after `go ponder` with none):
+/// answer as under `movetime 1000` rather than search without end.
+pub const UNBOUNDED_CLOCK_MS: u64 = 1000;
+
 /// Options that shape the allocation.
 #[derive(Clone, Debug)]
 pub struct TimeOptions {
@@ -51,17 +63,24 @@ pub struct Budget {
     pub soft: bool,
 }
 
-/// Computes the budget for `us`, or `None` when the search is not time-limited.
+/// A fixed budget of `ms` for the move, less the network delay.
+fn fixed(ms: u64, opt: &TimeOptions) -> Budget {
+    let t = if ms > 2 * opt.network_delay { ms - opt.network_delay } else { (ms * 7 / 10).max(1) };
+    Budget { optimum: t, maximum: t, soft: false }
+}
+
+/// Computes the budget for `us`, or `None` when the search is not time-limited (no
+/// clock field at all). Clock fields that say nothing about `us` give
+/// `UNBOUNDED_CLOCK_MS`.
 pub fn allocate(clock: &Clock, us: Color, game_ply: u32, opt: &TimeOptions) -> Option<Budget> {
     if let Some(mt) = clock.movetime {
-        let t = if mt > 2 * opt.network_delay { mt - opt.network_delay } else { (mt * 7 / 10).max(1) };
-        return Some(Budget { optimum: t, maximum: t, soft: false });
+        return Some(fixed(mt, opt));
     }
     let time = clock.time[us.index()];
     let byo = clock.byoyomi;
     let inc = clock.inc[us.index()];
     if time.is_none() && byo == 0 && inc == 0 {
-        return None;
+        return (!clock.is_empty()).then(|| fixed(UNBOUNDED_CLOCK_MS, opt));
     }
     let time = time.unwrap_or(0);
     let delay = opt.network_delay;
@@ -227,5 +246,17 @@ mod tests {
             }
         }
         assert_eq!(allocate(&Clock::default(), Color::Black, 1, &o), None);
+    }
+
+    #[test]
+    fn a_clock_for_the_other_side_only_gives_the_fallback() {
+        let o = TimeOptions::default();
+        let fallback = Some(fixed(UNBOUNDED_CLOCK_MS, &o));
+        let black_only = Clock { time: [Some(1000), None], ..Clock::default() };
+        assert_eq!(allocate(&black_only, Color::White, 2, &o), fallback);
+        assert_ne!(allocate(&black_only, Color::Black, 2, &o), fallback);
+        let white_inc = Clock { inc: [0, 100], ..Clock::default() };
+        assert_eq!(allocate(&white_inc, Color::Black, 1, &o), fallback);
+        assert!(allocate(&white_inc, Color::White, 1, &o).is_some());
     }
 }

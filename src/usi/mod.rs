@@ -16,8 +16,17 @@ use crate::position::Position;
 use crate::search::{Limits, Report, Sink};
 use clock::{apply_clock_fields, is_clock_field, parse_number, set_clock_field};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+/// Plies of history a `position` keeps: more than the search's repetition scan
+/// looks at, so that a move list of millions of plies is neither kept nor copied.
+const KEPT_HISTORY: usize = 4 * crate::position::rules::REPETITION_SCAN;
+
+/// Longest command line read; a longer one (about six million plies of moves) is
+/// refused, so that input never sizes an allocation without a bound.
+const MAX_LINE: usize = 32 << 20;
 
 /// Parses the arguments of a `position` command into a new position, or explains
 /// why they are refused. The caller keeps its old position on error.
@@ -46,23 +55,23 @@ pub fn parse_position(args: &[&str]) -> Result<Position, String> {
     }
     for (i, text) in it.enumerate() {
         match pos.parse_usi_move(text) {
-            Some(m) => pos.do_move(m),
+            Some(m) => {
+                pos.do_move(m);
+                pos.trim_history(KEPT_HISTORY);
+            }
             None => return Err(format!("illegal or malformed move '{text}' (move {} of the list)", i + 1)),
         }
     }
     Ok(pos)
 }
 
-/// Runs `go perft N`-style divide output into `out`.
-pub fn write_divide(out: &mut impl Write, pos: &Position, depth: u32, threads: usize) -> std::io::Result<u64> {
-    let start = Instant::now();
-    let div = movegen::perft_divide(pos, depth, threads);
+/// Writes `go perft N`-style divide output (counted in `secs`) into `out`.
+pub fn write_divide(out: &mut impl Write, divide: &[(Move, u64)], secs: f64) -> std::io::Result<u64> {
     let mut total = 0;
-    for (m, n) in &div {
+    for (m, n) in divide {
         writeln!(out, "{m}: {n}")?;
         total += n;
     }
-    let secs = start.elapsed().as_secs_f64();
     writeln!(out)?;
     writeln!(out, "Nodes searched: {total}")?;
     writeln!(out, "info string perft time {:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9))?;
@@ -70,8 +79,19 @@ pub fn write_divide(out: &mut impl Write, pos: &Position, depth: u32, threads: u
     Ok(total)
 }
 
+/// When set, `emit` prints nothing (in-process fuzzing drives the loop silently).
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Silences (or restores) every line the protocol prints.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
 /// Writes one line to stdout and flushes it (shared by the protocol and search threads).
 pub fn emit(line: &str) {
+    if QUIET.load(Ordering::Relaxed) {
+        return;
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let _ = writeln!(out, "{line}");
@@ -121,7 +141,7 @@ impl Usi {
     }
 
     /// Stops any search and waits for its thread (it prints its bestmove).
-    fn finish_search(&mut self) {
+    pub fn finish_search(&mut self) {
         if let Some(r) = self.running.take() {
             r.stop();
         }
@@ -247,7 +267,8 @@ impl Usi {
             && limits.nodes.is_none()
             && cfg.depth_limit == 0
             && cfg.nodes_limit == 0;
-        if no_limit {
+        // `go` alone analyses until `stop`; `go ponder` takes its clock at `ponderhit`.
+        if no_limit && !limits.ponder {
             limits.infinite = true;
         }
         limits
@@ -257,14 +278,7 @@ impl Usi {
         match args.first() {
             Some(&"perft") => {
                 self.finish_search();
-                match args.get(1).map(|s| s.parse::<u32>()) {
-                    Some(Ok(d)) if (1..=20).contains(&d) => {
-                        let stdout = std::io::stdout();
-                        let mut out = stdout.lock();
-                        let _ = write_divide(&mut out, &self.pos, d, self.engine.config.threads);
-                    }
-                    _ => emit("info string error: go perft needs a depth from 1 to 20"),
-                }
+                self.go_perft(args.get(1));
                 return;
             }
             Some(&"mate") => {
@@ -291,6 +305,26 @@ impl Usi {
                     None => emit("bestmove resign"),
                 }
             }
+        }
+    }
+
+    /// `go perft N` on its own thread: `isready` is answered meanwhile, `stop` ends
+    /// it (with a note instead of the total).
+    fn go_perft(&mut self, depth: Option<&&str>) {
+        let depth = match depth.map(|s| s.parse::<u32>()) {
+            Some(Ok(d)) if (1..=20).contains(&d) => d,
+            _ => return emit("info string error: go perft needs a depth from 1 to 20"),
+        };
+        let started = self.engine.start_perft(&self.pos, depth, |divide, secs| match divide {
+            Some(divide) => {
+                let stdout = std::io::stdout();
+                let _ = write_divide(&mut stdout.lock(), &divide, secs);
+            }
+            None => emit("info string perft stopped"),
+        });
+        match started {
+            Ok(r) => self.running = Some(r),
+            Err(e) => emit(&format!("info string error: cannot start perft: {e}")),
         }
     }
 
@@ -341,11 +375,16 @@ pub fn run() -> std::io::Result<()> {
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match input.read_until(b'\n', &mut buf) {
+        match std::io::Read::take(&mut input, MAX_LINE as u64 + 1).read_until(b'\n', &mut buf) {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
+        }
+        if buf.len() > MAX_LINE {
+            emit(&format!("info string error: command line longer than {MAX_LINE} bytes ignored"));
+            let _ = input.skip_until(b'\n');
+            continue;
         }
         let line = String::from_utf8_lossy(&buf);
         if !engine.handle(&line) {

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 mod data;
 mod evalterms;
+mod fuzz;
 mod gensfen;
 mod perturb;
 mod train_data;
@@ -32,6 +33,8 @@ enum Command {
     Tune(tune::Args),
     /// Prints the hand-made evaluation of positions split by weight group.
     Evalterms(evalterms::Args),
+    /// Fuzzes the USI loop or the `position` parser in process (stable toolchain).
+    Fuzz(fuzz::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
         Command::TrainNnue(a) => train_nnue::run(a),
         Command::Tune(a) => tune::run(a),
         Command::Evalterms(a) => evalterms::run(a),
+        Command::Fuzz(a) => fuzz::run(a),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

@@ -57,8 +57,7 @@ pub fn load(path: &str) -> Result<(), NetError> {
     let net = if path.is_empty() {
         Network::from_bytes(EMBEDDED)?
     } else {
-        let b = std::fs::read(path).map_err(|e| NetError(format!("cannot read {path}: {e}")))?;
-        Network::from_bytes(&b)?
+        Network::from_bytes(&read_network_file(path)?)?
     };
     match ACTIVE.write() {
         Ok(mut g) => {
@@ -67,6 +66,29 @@ pub fn load(path: &str) -> Result<(), NetError> {
         }
         Err(_) => Err(NetError("network lock poisoned".into())),
     }
+}
+
+/// The bytes of the network file at `path`, refused from its header or its size
+/// before more than a network's worth is read (so `/dev/zero` or a 2 GB file is
+/// refused at once and never fills memory).
+fn read_network_file(path: &str) -> Result<Vec<u8>, NetError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| NetError(format!("cannot read {path}: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    if let Ok(meta) = file.metadata() {
+        if meta.is_file() && meta.len() != FILE_BYTES as u64 {
+            return Err(NetError(format!("{path} has {} bytes, a network has {FILE_BYTES}", meta.len())));
+        }
+    }
+    let mut bytes = Vec::new();
+    file.take(FILE_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() > FILE_BYTES {
+        return Err(NetError(format!("{path} is longer than a network ({FILE_BYTES} bytes)")));
+    }
+    if !bytes.starts_with(MAGIC) {
+        return Err(NetError(format!("{path} is not a Hisha network file (bad magic)")));
+    }
+    Ok(bytes)
 }
 
 /// Evaluation of `pos` for the side to move, from scratch.

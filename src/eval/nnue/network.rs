@@ -18,6 +18,10 @@ pub struct Network {
 
 pub(super) const MAGIC: &[u8; 8] = b"HISHANN1";
 
+/// Size in bytes of a network file for this build: magic, the two sizes, the
+/// weights and the output bias.
+pub const FILE_BYTES: usize = MAGIC.len() + 8 + 2 * (HIDDEN + INPUTS * HIDDEN + 2 * HIDDEN) + 4;
+
 /// Why a network file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetError(pub String);
@@ -32,7 +36,7 @@ impl Network {
     /// Parses a network file: magic, input and hidden sizes (u32), then little-endian
     /// i16 first-layer biases and weights, i16 output weights and an i32 output bias.
     pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
-        let expect = MAGIC.len() + 8 + 2 * (HIDDEN + INPUTS * HIDDEN + 2 * HIDDEN) + 4;
+        let expect = FILE_BYTES;
         if b.len() < 16 || &b[..8] != MAGIC {
             return Err(NetError("not a Hisha network file (bad magic)".into()));
         }
