@@ -86,7 +86,7 @@ impl Analyser {
                 if let Some(slot) = v.get_mut(idx.wrapping_sub(1)) {
                     // An exact line beats a bound; a later line of the same kind beats an earlier one.
                     let bound = |t: &str| t.contains(" lowerbound") || t.contains(" upperbound");
-                    if slot.as_deref().map_or(true, |old| !bound(s) || bound(old)) {
+                    if slot.as_deref().is_none_or(|old| !bound(s) || bound(old)) {
                         *slot = Some(s.to_string());
                     }
                 }
@@ -112,7 +112,7 @@ impl Analyser {
         };
         let mut lines = lines;
         if let Some(b) = &best {
-            if lines.first().map_or(true, |l| l.mv != b.mv) {
+            if lines.first().is_none_or(|l| l.mv != b.mv) {
                 lines.insert(0, b.clone());
                 lines.truncate(k);
             } else {

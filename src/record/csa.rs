@@ -74,6 +74,10 @@ fn parse_game(lines: &[(usize, &str)]) -> Result<GameRecord, RecordError> {
 impl Reader {
     fn statement(&mut self, no: usize, s: &str) -> Result<(), RecordError> {
         let first = s.as_bytes()[0];
+        // Only names and headers may hold other than ASCII (what follows slices bytes).
+        if !s.is_ascii() && first != b'N' && first != b'$' {
+            return Err(RecordError::at(no, format!("unexpected characters in '{s}'")));
+        }
         match first {
             b'V' => Ok(()),
             b'N' if s.starts_with("N+") => {
@@ -132,7 +136,7 @@ impl Reader {
             Some(b'I') => {
                 self.setup = Setup::even();
                 // `PI82HI22KA`: squares whose pieces are taken off (handicaps).
-                for item in s[2..].as_bytes().chunks(4) {
+                for item in s.as_bytes()[2..].chunks(4) {
                     let (file, rank) = square(item, no)?.ok_or_else(|| RecordError::at(no, "bad PI square"))?;
                     self.setup.cells[file][rank] = None;
                 }
@@ -143,7 +147,7 @@ impl Reader {
                 let cells = &s[2..];
                 for file in 0..9 {
                     let start = file * 3;
-                    let cell = cells.get(start..start + 3).unwrap_or("");
+                    let cell = cells.get(start..start + 3).unwrap_or("").trim_end();
                     let cell = if cell.trim().is_empty() || cell.trim() == "*" { None } else { Some(piece(cell, no)?) };
                     self.setup.cells[8 - file][rank] = cell;
                 }
@@ -151,7 +155,7 @@ impl Reader {
             }
             Some(c @ (b'+' | b'-')) => {
                 let color = if *c == b'+' { Color::Black } else { Color::White };
-                for item in s[2..].as_bytes().chunks(4) {
+                for item in s.as_bytes()[2..].chunks(4) {
                     self.place(color, item, no)?;
                 }
                 Ok(())
