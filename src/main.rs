@@ -285,21 +285,16 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize, 
         if matches!(r, hisha::mate::MateResult::Mate(_)) && !st.exact {
             expect.push_str(" [not proved shortest: out of time]");
         }
+        let answer = hisha::usi::info::checkmate_line(&r);
         if json {
             let v = serde_json::json!({ "type": "problem", "problem": p.id, "label": p.label, "verdict": verdict,
-                "answer": hisha::mate::usi_answer(&r), "expected_plies": p.plies, "exact": st.exact });
+                "answer": answer, "expected_plies": p.plies, "exact": st.exact });
             println!("{v}");
         } else {
-        println!(
-            "{:<20} {:<9} {:>7.3}s {:>10} nodes ({:>9} to prove)  {}{}",
-            p.label,
-            verdict,
-            st.seconds,
-            st.nodes,
-            st.proof_nodes,
-            hisha::usi::info::checkmate_line(&r),
-            expect
-        );
+            println!(
+                "{:<20} {:<9} {:>7.3}s {:>10} nodes ({:>9} to prove)  {}{}",
+                p.label, verdict, st.seconds, st.nodes, st.proof_nodes, answer, expect
+            );
         }
         if total > 1 {
             eprintln!("[{}/{}] {:.1}s elapsed", i + 1, total, start.elapsed().as_secs_f64());

@@ -1,13 +1,13 @@
-//! One position searched for analysis through the library's `think`: the score, the
-//! best move and its principal variation (and the other `--multipv` lines), read from
-//! the `info` lines the search writes to its sink.
+//! One position searched for analysis through the `Engine` facade: the score, the best
+//! move and its principal variation (and the other `--multipv` lines), taken from the
+//! `Report`s the search sends to its sink.
 
 use super::score::Score;
+use crate::engine::Engine;
 use crate::position::Position;
-use crate::search::{clear_history, start_clock, think, Config, Limits, Shared, Sink};
-use crate::time::Clock;
-use crate::tt::TranspositionTable;
-use crate::types::Color;
+use crate::search::time::Clock;
+use crate::search::tt::Bound;
+use crate::search::{Config, Limits, PvReport, Report, Sink};
 use std::sync::{Arc, Mutex};
 
 /// How long each position is searched.
@@ -47,10 +47,9 @@ pub struct PositionEval {
     pub nodes: u64,
 }
 
-/// A search engine set up for analysis (one transposition table, reused).
+/// An engine set up for analysis (its table and per-thread tables reused).
 pub struct Analyser {
-    tt: Arc<TranspositionTable>,
-    cfg: Config,
+    engine: Engine,
     budget: Budget,
 }
 
@@ -60,49 +59,49 @@ const PV_MAX: usize = 12;
 impl Analyser {
     /// A searcher with `hash_mb` MiB of table, `threads` threads and `multipv` lines.
     pub fn new(budget: Budget, threads: usize, multipv: usize, hash_mb: usize) -> Analyser {
-        let (tt, _) = TranspositionTable::new(hash_mb);
         let cfg = Config { threads, multipv, verbose: true, ..Config::default() };
-        Analyser { tt: Arc::new(tt), cfg, budget }
+        Analyser { engine: Engine::new(cfg, hash_mb), budget }
     }
 
-    /// Forgets everything learnt (table, move-ordering statistics): each game is then
-    /// analysed the same way whatever was analysed before it (needed for sharding).
-    pub fn new_game(&self) {
-        self.tt.clear();
-        clear_history();
+    /// Forgets everything learnt (table, move-ordering statistics, mate tables): each
+    /// game is then analysed the same way whatever was analysed before it (sharding).
+    pub fn new_game(&mut self) {
+        self.engine.new_game();
     }
 
     /// Searches `pos` (with its history, for repetitions).
-    pub fn evaluate(&self, pos: &Position) -> PositionEval {
-        let k = self.cfg.multipv.max(1);
-        let seen: Arc<Mutex<Vec<Option<String>>>> = Arc::new(Mutex::new(vec![None; k]));
+    pub fn evaluate(&mut self, pos: &Position) -> PositionEval {
+        let k = self.engine.config.multipv.max(1);
+        let seen: Arc<Mutex<Vec<Option<PvReport>>>> = Arc::new(Mutex::new(vec![None; k]));
         let sink_seen = seen.clone();
-        let sink: Sink = Arc::new(move |s: &str| {
-            if !s.starts_with("info ") || !s.contains(" pv ") {
+        let sink: Sink = Arc::new(move |r: &Report| {
+            let Report::Pv(p) = r else { return };
+            if p.pv.is_empty() {
                 return;
             }
-            let idx = field(s, "multipv").and_then(|v| v.parse::<usize>().ok()).unwrap_or(1);
             if let Ok(mut v) = sink_seen.lock() {
-                if let Some(slot) = v.get_mut(idx.wrapping_sub(1)) {
+                if let Some(slot) = v.get_mut(p.multipv.unwrap_or(1).wrapping_sub(1)) {
                     // An exact line beats a bound; a later line of the same kind beats an earlier one.
-                    let bound = |t: &str| t.contains(" lowerbound") || t.contains(" upperbound");
-                    if slot.as_deref().is_none_or(|old| !bound(s) || bound(old)) {
-                        *slot = Some(s.to_string());
+                    if slot.as_ref().is_none_or(|old| p.bound == Bound::Exact || old.bound != Bound::Exact) {
+                        *slot = Some(p.clone());
                     }
                 }
             }
         });
-        let shared = Arc::new(Shared::new(self.tt.clone(), self.cfg.threads));
         let mut limits = Limits::default();
         match self.budget {
             Budget::Time(ms) => limits.clock = Clock { movetime: Some(ms), ..Clock::default() },
             Budget::Nodes(n) => limits.nodes = Some(n),
             Budget::Depth(d) => limits.depth = Some(d),
         }
-        start_clock(&shared, pos, &limits, &self.cfg);
-        let r = think(shared, pos, &limits, &self.cfg, sink);
+        let r = self.engine.search(pos, &limits, sink);
         let us = pos.side_to_move();
-        let lines: Vec<Line> = seen.lock().map(|v| v.iter().flatten().filter_map(|s| parse_info(s, us)).collect()).unwrap_or_default();
+        let to_line = |p: &PvReport| Line {
+            mv: p.pv[0].to_string(),
+            score: Score::from_side(p.score, us),
+            pv: p.pv.iter().take(PV_MAX).map(|m| m.to_string()).collect(),
+        };
+        let mut lines: Vec<Line> = seen.lock().map(|v| v.iter().flatten().map(to_line).collect()).unwrap_or_default();
         let score = Score::from_side(r.score, us);
         let best = if r.best == "resign" || r.best == "win" {
             None
@@ -110,7 +109,6 @@ impl Analyser {
             let pv = lines.first().filter(|l| l.mv == r.best).map(|l| l.pv.clone()).unwrap_or_else(|| vec![r.best.clone()]);
             Some(Line { mv: r.best.clone(), score, pv })
         };
-        let mut lines = lines;
         if let Some(b) = &best {
             if lines.first().is_none_or(|l| l.mv != b.mv) {
                 lines.insert(0, b.clone());
@@ -121,37 +119,4 @@ impl Analyser {
         }
         PositionEval { score, best, lines, depth: r.depth, nodes: r.nodes }
     }
-}
-
-/// The word after `key` in an `info` line.
-fn field<'a>(s: &'a str, key: &str) -> Option<&'a str> {
-    let mut it = s.split_whitespace();
-    while let Some(w) = it.next() {
-        if w == key {
-            return it.next();
-        }
-    }
-    None
-}
-
-/// A line from an `info ... score ... pv ...` line of side `us`.
-fn parse_info(s: &str, us: Color) -> Option<Line> {
-    let mut it = s.split_whitespace();
-    let mut score = None;
-    while let Some(w) = it.next() {
-        if w == "score" {
-            let kind = it.next()?;
-            let v = it.next()?;
-            score = Some(match kind {
-                "cp" => Score::from_side(v.parse().ok()?, us),
-                "mate" => Score::mate_from_text(v, us)?,
-                _ => return None,
-            });
-        }
-        if w == "pv" {
-            let pv: Vec<String> = it.by_ref().take(PV_MAX).map(str::to_string).collect();
-            return Some(Line { mv: pv.first()?.clone(), score: score?, pv });
-        }
-    }
-    None
 }

@@ -5,7 +5,7 @@ use super::engine::{Analyser, Line, PositionEval};
 use super::score::{loss, move_accuracy, Mark, Score};
 use crate::position::Position;
 use crate::record::GameRecord;
-use crate::types::Color;
+use crate::core::types::Color;
 
 /// The analysis of one ply.
 #[derive(Clone, Debug)]
@@ -61,9 +61,9 @@ pub struct GameAnalysis {
 }
 
 /// Analyses `game`, calling `tick` after each position searched.
-pub fn analyse_game(engine: &Analyser, game: &GameRecord, mut tick: impl FnMut()) -> Result<GameAnalysis, String> {
+pub fn analyse_game(engine: &mut Analyser, game: &GameRecord, mut tick: impl FnMut()) -> Result<GameAnalysis, String> {
     engine.new_game();
-    let mut pos = Position::from_sfen(&game.start_sfen).map_err(|e| e.0)?;
+    let mut pos = Position::from_sfen(&game.start_sfen).map_err(|e| e.to_string())?;
     let mut evals: Vec<PositionEval> = Vec::with_capacity(game.moves.len() + 1);
     let mut sides = Vec::with_capacity(game.moves.len());
     evals.push(engine.evaluate(&pos));

@@ -137,7 +137,7 @@ pub fn run(args: &AnalyseArgs) -> ExitCode {
     let mine: Vec<&Item> = items.iter().filter(|it| shard.owns(it.at.id)).collect();
     let total: u64 = mine.iter().map(|it| it.game.as_ref().map_or(0, |g| g.moves.len() as u64 + 1)).sum();
     let bar = progress_bar(total);
-    let engine = Analyser::new(budget, args.threads, args.multipv, args.hash);
+    let mut engine = Analyser::new(budget, args.threads, args.multipv, args.hash);
     let start = std::time::Instant::now();
     let (mut done, mut skipped, mut positions, mut failed_outputs) = (0usize, 0usize, 0usize, 0usize);
     let stdout = std::io::stdout();
@@ -151,7 +151,7 @@ pub fn run(args: &AnalyseArgs) -> ExitCode {
                 continue;
             }
         };
-        let a = match game::analyse_game(&engine, game, || bar.inc(1)) {
+        let a = match game::analyse_game(&mut engine, game, || bar.inc(1)) {
             Ok(a) => a,
             Err(e) => {
                 skipped += 1;

@@ -6,7 +6,7 @@ use super::score::Score;
 use crate::position::Position;
 use crate::record::kif_write::line_text;
 use crate::record::GameRecord;
-use crate::types::Color;
+use crate::core::types::Color;
 use serde_json::{json, Value};
 
 /// Where a game comes from: its place in the batch and in its file.

@@ -2,7 +2,7 @@
 //! move marks and accuracy that come from losses of win rate.
 
 use crate::search::{MATE_IN_MAX, VALUE_MATE};
-use crate::types::Color;
+use crate::core::types::Color;
 use serde_json::{json, Value};
 
 /// Scale of the win-rate curve: win rate = 1 / (1 + exp(-cp / 600)) (the curve of

@@ -7,7 +7,7 @@
 use super::setup::Setup;
 use super::{play, GameRecord, RecordError, MAX_MOVES};
 use crate::position::Position;
-use crate::types::{Color, PieceType};
+use crate::core::types::{Color, PieceType};
 
 /// Parses every game in `text`.
 pub fn parse(text: &str) -> Vec<Result<GameRecord, RecordError>> {
@@ -120,7 +120,7 @@ impl Reader {
             self.setup = Setup::even();
         }
         let sfen = self.setup.to_sfen();
-        let pos = Position::from_sfen(&sfen).map_err(|e| RecordError::at(no, format!("bad start position: {}", e.0)))?;
+        let pos = Position::from_sfen(&sfen).map_err(|e| RecordError::at(no, format!("bad start position: {e}")))?;
         self.game.start_sfen = sfen;
         self.pos = Some(pos);
         Ok(())
@@ -172,7 +172,7 @@ impl Reader {
         }
         if &text[2..] == "AL" {
             for pt in PieceType::HAND {
-                let total = crate::types::Hand::max_count(pt);
+                let total = crate::core::types::Hand::max_count(pt);
                 let used: u32 = self.setup.cells.iter().flatten().filter(|c| c.map(|(_, p)| p.unpromote()) == Some(pt)).count() as u32
                     + self.setup.hands[0][pt.index()]
                     + self.setup.hands[1][pt.index()];
@@ -214,7 +214,7 @@ impl Reader {
         let usi = match square(&b[1..3], no)? {
             None => format!("{}*{}", pt.letter(), usi_square(to)),
             Some(from) => {
-                let sq = crate::types::Square::from_usi(&usi_square(from)).ok_or_else(|| RecordError::at(no, "bad square"))?;
+                let sq = crate::core::types::Square::from_usi(&usi_square(from)).ok_or_else(|| RecordError::at(no, "bad square"))?;
                 let before = pos.piece_on(sq).piece_type();
                 let promote = matches!(before, Some(p) if !p.is_promoted() && pt.is_promoted());
                 if before.map(|p| if promote { p.promote() } else { p }) != Some(pt) {

@@ -8,7 +8,7 @@
 use super::setup::Setup;
 use super::{play, GameRecord, RecordError, MAX_MOVES};
 use crate::position::Position;
-use crate::types::{Color, PieceType};
+use crate::core::types::{Color, PieceType};
 use shogi_kifu_converter::jkf::{self, JsonKifuFormat, Preset};
 
 /// Parses one KIF game.
@@ -25,7 +25,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         return Err(RecordError::at(0, format!("more than {MAX_MOVES} moves")));
     }
     let start_sfen = start_sfen(&jkf)?;
-    let mut pos = Position::from_sfen(&start_sfen).map_err(|e| RecordError::at(0, format!("bad start position: {}", e.0)))?;
+    let mut pos = Position::from_sfen(&start_sfen).map_err(|e| RecordError::at(0, format!("bad start position: {e}")))?;
     let mut game = GameRecord { start_sfen, moves: Vec::new(), black: None, white: None, result: None };
     for (i, mf) in jkf.moves.iter().enumerate().skip(1) {
         let no = move_lines.get(i - 1).map_or(0, |l| l.0);

@@ -5,7 +5,7 @@
 use super::kif::preset_first_rank;
 use super::GameRecord;
 use crate::position::Position;
-use crate::types::{Color, Move, PieceType, Square};
+use crate::core::types::{Color, Move, PieceType, Square};
 use shogi_kifu_converter::jkf::Preset;
 
 const FILES: [&str; 9] = ["１", "２", "３", "４", "５", "６", "７", "８", "９"];
@@ -180,7 +180,7 @@ fn kanji_number(n: u32) -> String {
 /// KIF text of `game` with `comments[k]` under move `k` (index 0: before the first
 /// move; at most `moves + 1` entries are used).
 pub fn write(game: &GameRecord, comments: &[Vec<String>]) -> Result<String, String> {
-    let mut pos = Position::from_sfen(&game.start_sfen).map_err(|e| e.0)?;
+    let mut pos = Position::from_sfen(&game.start_sfen).map_err(|e| e.to_string())?;
     let mut s = String::from("# KIF written by Hisha (hisha analyse)\n");
     let handicap = handicap_name(&pos);
     match handicap {

@@ -1,7 +1,7 @@
 //! A start position being assembled (board cells, hands, side to move) and its SFEN:
 //! shared by the CSA `P` lines and the KIF board diagrams.
 
-use crate::types::{Color, Piece, PieceType};
+use crate::core::types::{Color, Piece, PieceType};
 
 /// Board and hands before they become a `Position`.
 #[derive(Clone, Debug)]

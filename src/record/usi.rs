@@ -50,7 +50,7 @@ pub fn parse_line(line: &str, no: usize) -> Result<GameRecord, RecordError> {
 }
 
 fn finish<'a>(sfen: &str, moves: impl Iterator<Item = &'a str>, no: usize) -> Result<GameRecord, RecordError> {
-    let mut pos = Position::from_sfen(sfen).map_err(|e| RecordError::at(no, format!("bad sfen: {}", e.0)))?;
+    let mut pos = Position::from_sfen(sfen).map_err(|e| RecordError::at(no, format!("bad sfen: {e}")))?;
     let start_sfen = pos.to_sfen();
     let mut out = Vec::new();
     for m in moves {
