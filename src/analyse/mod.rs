@@ -142,7 +142,7 @@ pub fn run(args: &AnalyseArgs) -> ExitCode {
     let (mut done, mut skipped, mut positions, mut failed_outputs) = (0usize, 0usize, 0usize, 0usize);
     let stdout = std::io::stdout();
     for (n, it) in mine.iter().enumerate() {
-        bar.set_message(format!("game {}/{}", n + 1, mine.len()));
+        bar.set_message(format!("games done {n}/{}", mine.len()));
         let game = match &it.game {
             Ok(g) => g,
             Err(e) => {
@@ -196,8 +196,11 @@ pub fn run(args: &AnalyseArgs) -> ExitCode {
 
 fn progress_bar(total: u64) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr());
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, {per_sec}, ETA {eta}") {
-        bar.set_style(style.progress_chars("=> "));
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, {rate} positions/s, ETA {eta}") {
+        let rate = |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.1}", s.per_sec());
+        };
+        bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
     }
     bar
 }
