@@ -116,6 +116,8 @@ fn malformed_records_name_their_line() {
     let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(3X)\n   3 ２六歩(27)\n";
     let e = record::kif::parse(kif).expect_err("bad move line");
     assert_eq!(e.line, 4);
+    // KIF: text that is no record at all.
+    assert_eq!(record::kif::parse("garbage\nmore garbage\n").map_err(|e| e.line), Err(1));
     // USI: an illegal move.
     let e = record::usi::parse("position startpos moves 7g7f 7g7f")[0].clone().expect_err("illegal");
     assert_eq!(e.line, 1);

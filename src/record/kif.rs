@@ -21,6 +21,10 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         let line = text.lines().nth(no - 1).unwrap_or("").trim();
         return Err(RecordError::at(no, format!("cannot read move '{line}'")));
     }
+    // The crate reads any text as an even game without moves: ask for some sign of KIF.
+    if parsed == 0 && jkf.header.is_empty() && !text.contains("手数") && !text.contains("手合割") && !text.contains('|') {
+        return Err(RecordError::at(1, "no KIF header or moves found"));
+    }
     if parsed > MAX_MOVES {
         return Err(RecordError::at(0, format!("more than {MAX_MOVES} moves")));
     }
