@@ -150,7 +150,7 @@ mod tests {
         assert_eq!(Mark::from_loss(0.05), None);
         assert_eq!(Mark::from_loss(0.25), Some(Mark::Mistake));
         assert!((loss(Color::White, 0.4, 0.7) - 0.3).abs() < 1e-12);
-        assert_eq!(move_accuracy(0.0), 100.0);
+        assert!((move_accuracy(0.0) - 100.0).abs() < 1e-3);
         assert!(move_accuracy(0.5) < 12.0);
     }
 }
