@@ -14,8 +14,13 @@
 //! - `engine`: the `Engine` facade (one game's state and searches) used by the USI
 //!   loop, `bench` and the tests;
 //! - `gensfen`: `hisha gensfen`, self-play training data written as PackedSfenValue;
-//! - `usi`: the protocol layer, which only parses and prints.
+//! - `usi`: the protocol layer, which only parses and prints;
+//! - `record`: game records (CSA, KIF, USI lines) read into positions and moves, and
+//!   KIF written (uses `position`, `movegen`);
+//! - `analyse`: `hisha analyse`, game analysis through the `Engine` (uses `engine`,
+//!   `record`).
 
+pub mod analyse;
 pub mod core;
 pub mod engine;
 pub mod eval;
@@ -24,6 +29,7 @@ pub mod mate;
 pub mod movegen;
 pub mod position;
 pub mod psv;
+pub mod record;
 pub mod search;
 pub mod usi;
 

@@ -72,7 +72,15 @@ enum Command {
         /// Hash size in MiB (1 to 16384; less is used when memory is short).
         #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
         hash: usize,
+        /// Solve only shard i of n of the file's problems (problem k when k % n == i).
+        #[arg(long)]
+        shard: Option<String>,
+        /// One JSON object per problem (mergeable across shards) instead of the table.
+        #[arg(long)]
+        json: bool,
     },
+    /// Analyse game records (CSA, KIF, USI): scores, best moves, marks, accuracy.
+    Analyse(hisha::analyse::AnalyseArgs),
 }
 
 fn main() -> ExitCode {
@@ -88,7 +96,17 @@ fn main() -> ExitCode {
         },
         Some(Command::Perft { depth, sfen, divide, threads }) => run_perft(depth, sfen, divide, threads),
         Some(Command::Bench { depth, threads, hash, file, verbose }) => run_bench(depth, threads, hash, file, verbose),
-        Some(Command::Mate { sfen, file, time, hash }) => run_mate(sfen, file, time, hash),
+        Some(Command::Mate { sfen, file, time, hash, shard, json }) => {
+            let shard = match shard.as_deref().map(hisha::analyse::shard::Shard::parse).transpose() {
+                Ok(s) => s.unwrap_or(hisha::analyse::shard::Shard::ALL),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            run_mate(sfen, file, time, hash, shard, json)
+        }
+        Some(Command::Analyse(args)) => hisha::analyse::run(&args),
         Some(Command::Gensfen(args)) => report(hisha::gensfen::run(&args)),
         Some(Command::PsvDump { file, limit }) => {
             report(hisha::psv::dump::dump(&file, limit, &mut std::io::BufWriter::new(std::io::stdout().lock())).map_err(|e| e.to_string()))
@@ -192,6 +210,8 @@ fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, verb
 }
 
 struct MateProblem {
+    /// 0-based index among the file's problems (the shard key and the JSON id).
+    id: usize,
     sfen: String,
     plies: Option<usize>,
     label: String,
@@ -199,7 +219,7 @@ struct MateProblem {
 
 fn read_mate_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<MateProblem>, String> {
     if let Some(s) = sfen {
-        return Ok(vec![MateProblem { sfen: s, plies: None, label: "sfen".to_string() }]);
+        return Ok(vec![MateProblem { id: 0, sfen: s, plies: None, label: "sfen".to_string() }]);
     }
     let Some(path) = file else { return Err("give --sfen or --file".to_string()) };
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
@@ -215,14 +235,14 @@ fn read_mate_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<
             _ => None,
         };
         let label = parts.get(3).filter(|l| !l.is_empty()).map(|l| l.to_string()).unwrap_or_else(|| format!("line{}", no + 1));
-        out.push(MateProblem { sfen: parts[0].to_string(), plies, label });
+        out.push(MateProblem { id: out.len(), sfen: parts[0].to_string(), plies, label });
     }
     Ok(out)
 }
 
-fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) -> ExitCode {
+fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize, shard: hisha::analyse::shard::Shard, json: bool) -> ExitCode {
     let probs = match read_mate_problems(sfen, file) {
-        Ok(p) => p,
+        Ok(p) => p.into_iter().filter(|p| shard.owns(p.id)).collect::<Vec<_>>(),
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
@@ -239,7 +259,11 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
         let pos = match Position::from_sfen(&p.sfen) {
             Ok(pos) => pos,
             Err(e) => {
-                println!("{:<20} bad sfen: {e}", p.label);
+                if json {
+                    println!("{}", serde_json::json!({ "type": "problem", "problem": p.id, "label": p.label, "verdict": "bad sfen", "error": e.to_string() }));
+                } else {
+                    println!("{:<20} bad sfen: {e}", p.label);
+                }
                 wrong += 1;
                 continue;
             }
@@ -275,21 +299,22 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
         if matches!(r, hisha::mate::MateResult::Mate(_)) && !st.exact {
             expect.push_str(" [not proved shortest: out of time]");
         }
-        println!(
-            "{:<20} {:<9} {:>7.3}s {:>10} nodes ({:>9} to prove)  {}{}",
-            p.label,
-            verdict,
-            st.seconds,
-            st.nodes,
-            st.proof_nodes,
-            hisha::usi::info::checkmate_line(&r),
-            expect
-        );
+        let answer = hisha::usi::info::checkmate_line(&r);
+        if json {
+            let v = serde_json::json!({ "type": "problem", "problem": p.id, "label": p.label, "verdict": verdict,
+                "answer": answer, "expected_plies": p.plies, "exact": st.exact });
+            println!("{v}");
+        } else {
+            println!(
+                "{:<20} {:<9} {:>7.3}s {:>10} nodes ({:>9} to prove)  {}{}",
+                p.label, verdict, st.seconds, st.nodes, st.proof_nodes, answer, expect
+            );
+        }
         if total > 1 {
             eprintln!("[{}/{}] {:.1}s elapsed", i + 1, total, start.elapsed().as_secs_f64());
         }
     }
-    println!(
+    let summary = format!(
         "summary: {} problems, {} ok, {} wrong, {} undecided; {:.2} s solving, {} nodes, {:.0} nodes/s",
         total,
         ok,
@@ -299,6 +324,11 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize) 
         nodes,
         nodes as f64 / secs.max(1e-9)
     );
+    if json {
+        eprintln!("{summary}");
+    } else {
+        println!("{summary}");
+    }
     if wrong == 0 && undecided == 0 {
         ExitCode::SUCCESS
     } else {
