@@ -19,6 +19,7 @@ use std::process::ExitCode;
         hisha                                 start the USI engine (what a GUI runs)\n  \
         hisha perft --depth 5                 leaf count from the start position\n  \
         hisha bench                           fixed-depth search of the bench positions: nodes/s\n  \
+        hisha gensfen --out g.bin --games 100 self-play training data (PackedSfenValue)\n  \
         hisha mate --sfen \"<sfen>\"            solve one tsume"
 )]
 struct Cli {
@@ -75,8 +76,18 @@ enum Command {
         verbose: bool,
     },
     /// Self-play training data in YaneuraOu's PackedSfenValue format (resumable).
+    #[command(after_help = "Examples:\n  \
+        hisha gensfen --out g.bin --nodes 5000 --positions 1000000 --seed 1\n  \
+        hisha gensfen --out g.bin --nodes 5000 --positions 1000000 --seed 1 --shard 1/4   one of four machines\n  \
+        hisha gensfen --out r0.bin --eval classical --games 100   data from the hand-made evaluation\n\n\
+        Output: the records in --out; a settings line, progress lines and a summary on stderr.\n\
+        Run the same command again to resume a stopped run.")]
     Gensfen(hisha::gensfen::GensfenArgs),
     /// Print the records of a PackedSfenValue file as text: SFEN, move, score, result, game.
+    #[command(after_help = "Example:\n  \
+        hisha psv-dump g.bin --limit 2\n\n\
+        Output: one `SFEN<TAB>move<TAB>score<TAB>result<TAB>game` line per record (score and\n\
+        result from the side to move's view).")]
     PsvDump {
         /// The file.
         file: std::path::PathBuf,
