@@ -185,11 +185,13 @@ fn subcommands() -> Vec<String> {
     names
 }
 
-/// The long flags listed under `Options:` in `hisha <sub> --help`, without help/version.
+/// The long flags of the option lines under `Options:` in `hisha <sub> --help` (not the
+/// examples after them), without help/version.
 fn long_flags(sub: &str) -> Vec<String> {
     let help = run_hisha(&[sub, "--help"], "");
     help.lines()
         .skip_while(|l| !l.starts_with("Options:"))
+        .filter(|l| l.starts_with(' ') && l.trim_start().starts_with('-'))
         .flat_map(|l| l.split_whitespace().filter(|t| t.starts_with("--")).take(1))
         .map(|t| t.trim_end_matches(',').to_string())
         .filter(|f| f != "--help" && f != "--version")
