@@ -6,7 +6,22 @@ use hisha::position::Position;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "hisha", version, about = "Hisha, a USI shogi engine. With no subcommand it speaks USI on stdin/stdout.")]
+#[command(
+    name = "hisha",
+    version,
+    about = "Hisha, a USI shogi engine. With no subcommand it speaks USI on stdin/stdout.",
+    long_about = "Hisha, a USI shogi engine.\n\n\
+        With no subcommand it speaks USI on stdin/stdout until `quit` or end of input: \
+        register the binary in a GUI (ShogiGUI, Shogidokoro, ShogiHome) or a tournament \
+        runner (shogiarena, cshogi). The subcommands are tools for the command line. \
+        README.md lists every USI option and how to set Hisha up in each GUI.",
+    after_help = "Examples:\n  \
+        hisha                                 start the USI engine (what a GUI runs)\n  \
+        hisha perft --depth 5                 leaf count from the start position\n  \
+        hisha bench                           fixed-depth search of the bench positions: nodes/s\n  \
+        hisha gensfen --out g.bin --games 100 self-play training data (PackedSfenValue)\n  \
+        hisha mate --sfen \"<sfen>\"            solve one tsume"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -15,8 +30,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count leaf nodes of the legal move tree (move generator check and benchmark).
+    #[command(after_help = "Examples:\n  \
+        hisha perft --depth 5\n  \
+        hisha perft --depth 6 --threads 2\n  \
+        hisha perft --depth 2 --divide --sfen \"l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1\"\n\n\
+        Output: with --divide, one `<usi move>: <count>` line per legal move and a blank line; then\n\
+        `Nodes searched: <total>` and `Time: <s> s (<M> M nodes/s, <n> thread(s))`.")]
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (1-20).
         #[arg(long, short)]
         depth: u32,
         /// Position as SFEN (default: the start position).
@@ -25,19 +46,26 @@ enum Command {
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
-        /// Worker threads splitting the root moves.
+        /// Worker threads splitting the root moves (1-1024).
         #[arg(long, short, default_value_t = 1)]
         threads: usize,
     },
-    /// Searches the positions of a bench file to a fixed depth and prints nodes/s.
+    /// Search the positions of a bench file to a fixed depth and print nodes, time and nodes/s.
+    #[command(after_help = "Examples:\n  \
+        hisha bench                           depth 11, one thread: 4,094,445 nodes\n  \
+        hisha bench --threads 2 --depth 13    Lazy SMP time to depth\n\n\
+        Output: one `position <n>: bestmove <move> score <score> depth <d> nodes <n> time <ms> ms`\n\
+        line per position, then the totals (Positions, Depth, Threads, Total time (ms),\n\
+        Nodes searched, Nodes/second). The node count changes only when the search or the\n\
+        evaluation does.")]
     Bench {
-        /// Depth per position.
+        /// Depth per position (1-60).
         #[arg(long, short, default_value_t = 11)]
         depth: i32,
-        /// Search threads.
+        /// Search threads (1-256).
         #[arg(long, short, default_value_t = 1)]
         threads: usize,
-        /// Hash size in MB.
+        /// Hash size in MB (1-65536).
         #[arg(long, default_value_t = 64)]
         hash: usize,
         /// File of SFEN lines (default: the built-in copy of positions/bench.sfen).
@@ -48,8 +76,18 @@ enum Command {
         verbose: bool,
     },
     /// Self-play training data in YaneuraOu's PackedSfenValue format (resumable).
+    #[command(after_help = "Examples:\n  \
+        hisha gensfen --out g.bin --nodes 5000 --positions 1000000 --seed 1\n  \
+        hisha gensfen --out g.bin --nodes 5000 --positions 1000000 --seed 1 --shard 1/4   one of four machines\n  \
+        hisha gensfen --out r0.bin --eval classical --games 100   data from the hand-made evaluation\n\n\
+        Output: the records in --out; a settings line, progress lines and a summary on stderr.\n\
+        Run the same command again to resume a stopped run.")]
     Gensfen(hisha::gensfen::GensfenArgs),
     /// Print the records of a PackedSfenValue file as text: SFEN, move, score, result, game.
+    #[command(after_help = "Example:\n  \
+        hisha psv-dump g.bin --limit 2\n\n\
+        Output: one `SFEN<TAB>move<TAB>score<TAB>result<TAB>game` line per record (score and\n\
+        result from the side to move's view).")]
     PsvDump {
         /// The file.
         file: std::path::PathBuf,
@@ -58,6 +96,12 @@ enum Command {
         limit: u64,
     },
     /// Solve tsume (mate problems) with the df-pn solver.
+    #[command(after_help = "Examples:\n  \
+        hisha mate --sfen \"6s1k/6+P2/8n/6+P2/9/9/9/9/9 b SNP2r2b4g2s2n4l15p 1\"\n  \
+        hisha mate --file positions/mate/mate_long.txt --time 10000\n\n\
+        Output: one line per problem (label, verdict, time, nodes, the USI answer\n\
+        `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`), then a summary line. The exit status is 0\n\
+        only when every problem is solved as expected.")]
     Mate {
         /// One problem as SFEN (attacker to move).
         #[arg(long, conflicts_with = "file")]
