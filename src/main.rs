@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand};
 use hisha::position::Position;
 use std::process::ExitCode;
 
+mod makebook_cli;
+
 #[derive(Parser)]
 #[command(name = "hisha", version, about = "Hisha, a USI shogi engine. With no subcommand it speaks USI on stdin/stdout.")]
 struct Cli {
@@ -73,6 +75,8 @@ enum Command {
         #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
         hash: usize,
     },
+    /// Builds an opening book (YaneuraOu format) by Hisha's own search, or from game records.
+    Makebook(makebook_cli::MakebookArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,6 +97,7 @@ fn main() -> ExitCode {
         Some(Command::PsvDump { file, limit }) => {
             report(hisha::psv::dump::dump(&file, limit, &mut std::io::BufWriter::new(std::io::stdout().lock())).map_err(|e| e.to_string()))
         }
+        Some(Command::Makebook(args)) => makebook_cli::run(args),
     }
 }
 
