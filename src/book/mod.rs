@@ -1,7 +1,9 @@
 //! Opening books in YaneuraOu's text format: reading (`reader`), the in-memory
 //! index (`store`, keyed by `key`), move choice (`select`), USI output (`answer`),
 //! the engine-side options and loading (`session`), writing (`writer`), and
-//! building books by search (`makebook`) or from game records (`records`).
+//! building books by search (`makebook`, through `graph`) or from game records
+//! (`records`). Uses `core`, `position`, `movegen`, and `engine` and `search` (for
+//! `makebook` only); the USI layer uses it through `BookSession`.
 
 pub mod answer;
 pub mod embedded;
