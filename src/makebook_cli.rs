@@ -31,13 +31,13 @@ pub struct MakebookArgs {
     #[arg(long, default_value_t = 0)]
     time: u64,
     /// Moves more than this many centipawns below the best are never expanded.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 30)]
     window: i32,
     /// Extra cost of lines from every start after the first (centipawns).
     #[arg(long, default_value_t = 60)]
     other_start_cost: i32,
     /// Cost of one ply of depth in centipawns given up: lower grows deeper lines.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 5)]
     ply_cost: i32,
     /// Hash size in MiB.
     #[arg(long, default_value_t = 64)]
