@@ -14,6 +14,8 @@
 //! - `engine`: the `Engine` facade (one game's state and searches) used by the USI
 //!   loop, `bench` and the tests;
 //! - `gensfen`: `hisha gensfen`, self-play training data written as PackedSfenValue;
+//! - `book`: opening books in YaneuraOu's text format: reading, choosing a move,
+//!   and making books by search (through `engine`) or from game records;
 //! - `usi`: the protocol layer, which only parses and prints;
 //! - `record`: game records (CSA, KIF, USI lines) read into positions and moves, and
 //!   KIF written (uses `position`, `movegen`);
@@ -21,6 +23,7 @@
 //!   `record`).
 
 pub mod analyse;
+pub mod book;
 pub mod core;
 pub mod engine;
 pub mod eval;

@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand};
 use hisha::position::Position;
 use std::process::ExitCode;
 
+mod makebook_cli;
+
 #[derive(Parser)]
 #[command(
     name = "hisha",
@@ -125,6 +127,8 @@ enum Command {
     },
     /// Analyse game records (CSA, KIF, USI): scores, best moves, marks, accuracy.
     Analyse(hisha::analyse::AnalyseArgs),
+    /// Builds an opening book (YaneuraOu format) by Hisha's own search, or from game records.
+    Makebook(makebook_cli::MakebookArgs),
 }
 
 fn main() -> ExitCode {
@@ -155,6 +159,7 @@ fn main() -> ExitCode {
         Some(Command::PsvDump { file, limit }) => {
             report(hisha::psv::dump::dump(&file, limit, &mut std::io::BufWriter::new(std::io::stdout().lock())).map_err(|e| e.to_string()))
         }
+        Some(Command::Makebook(args)) => makebook_cli::run(args),
     }
 }
 

@@ -2,13 +2,15 @@
 //! does the work. The main thread reads stdin and answers at once (so `stop`,
 //! `isready`, `ponderhit`, `quit` and EOF work mid-search); each `go` runs on its own
 //! search thread. `options` holds the option table and `setoption`, `clock` the parser
-//! of clock fields, `info` every line the search's reports become. Uses `engine`,
-//! `search`, `mate`, `movegen`, `position` and `eval` (the `eval` command).
+//! of clock fields, `info` every line the search's reports become; `book` answers
+//! `go` from the opening book when it can. Uses `engine`, `book`, `search`, `mate`,
+//! `movegen`, `position` and `eval` (the `eval` command).
 
 pub mod clock;
 pub mod info;
 pub mod options;
 
+use crate::book::BookSession;
 use crate::core::types::Move;
 use crate::engine::{Engine, Running};
 use crate::movegen;
@@ -98,12 +100,16 @@ pub fn emit(line: &str) {
     let _ = out.flush();
 }
 
-/// The protocol's state: the engine, the position of the next `go`, and the running search.
+/// The protocol's state: the engine, the position of the next `go`, the running
+/// search, and the opening book.
 pub struct Usi {
     engine: Engine,
     pos: Position,
     has_position: bool,
     running: Option<Running>,
+    book: BookSession,
+    /// A book answer held back until `ponderhit` or `stop` (`go ponder` on a book position).
+    pending_book: Option<Vec<String>>,
 }
 
 impl Default for Usi {
@@ -123,7 +129,14 @@ pub fn parse_mate_time(args: &[&str]) -> Result<Option<Duration>, String> {
 impl Usi {
     /// A fresh engine at the start position.
     pub fn new() -> Usi {
-        Usi { engine: Engine::default(), pos: Position::startpos(), has_position: false, running: None }
+        Usi {
+            engine: Engine::default(),
+            pos: Position::startpos(),
+            has_position: false,
+            running: None,
+            book: BookSession::new(),
+            pending_book: None,
+        }
     }
 
     /// Allocates the hash table if its size changed, saying so when it got less.
@@ -142,6 +155,7 @@ impl Usi {
 
     /// Stops any search and waits for its thread (it prints its bestmove).
     pub fn finish_search(&mut self) {
+        self.release_pending_book();
         if let Some(r) = self.running.take() {
             r.stop();
         }
@@ -157,11 +171,12 @@ impl Usi {
             "isready" => {
                 if !self.searching() {
                     self.prepare_table();
+                    self.book.on_isready(&emit);
                 }
                 emit("readyok");
             }
             "setoption" => {
-                if let Some(line) = options::setoption(&mut self.engine, args) {
+                if let Some(line) = options::setoption(&mut self.engine, &mut self.book, args) {
                     emit(&line);
                 }
             }
@@ -293,6 +308,17 @@ impl Usi {
             emit("info string warning: go before any position; searching the start position");
         }
         let limits = self.go_limits(args);
+        // Analysis (`go infinite`, or `go` with no limit) always searches.
+        if !limits.infinite {
+            if let Some(lines) = self.book.answer(&self.pos, self.engine.config.multipv, &limits.searchmoves) {
+                if limits.ponder {
+                    self.pending_book = Some(lines);
+                } else {
+                    lines.iter().for_each(|l| emit(l));
+                }
+                return;
+            }
+        }
         self.prepare_table();
         let sink: Sink = Arc::new(|r: &Report| emit(&info::report_line(r)));
         match self.engine.start(&self.pos, &limits, sink) {
@@ -328,7 +354,15 @@ impl Usi {
         }
     }
 
+    /// Prints a book answer held back while pondering.
+    fn release_pending_book(&mut self) {
+        if let Some(lines) = self.pending_book.take() {
+            lines.iter().for_each(|l| emit(l));
+        }
+    }
+
     fn ponderhit(&mut self, args: &[&str]) {
+        self.release_pending_book();
         let Some(r) = &mut self.running else { return };
         // Optional fresh clock fields.
         let mut clock = r.clock().clone();

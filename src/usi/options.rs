@@ -1,7 +1,9 @@
 //! The engine options a GUI can set: their table (names, kinds, ranges, defaults), the
 //! `option` lines of the `usi` answer, and `setoption`, which checks a value and
-//! applies it to the `Engine`. Uses `engine`, `search` and `eval::nnue`.
+//! applies it to the `Engine` (or, for the book options, to the `BookSession`). Uses
+//! `engine`, `search`, `eval::nnue` and `book`.
 
+use crate::book::BookSession;
 use crate::engine::Engine;
 use crate::search::EnteringKingRule;
 use std::fmt::Write;
@@ -60,6 +62,7 @@ pub fn usi_answer() -> String {
             }
         };
     }
+    s.push_str(&BookSession::usi_options());
     s.push_str("usiok");
     s
 }
@@ -127,7 +130,7 @@ fn apply(engine: &mut Engine, def: &OptDef, value: &str) -> Result<Option<String
 
 /// Handles `setoption name <id> [value <x>]` (`args` follow `setoption`); returns the
 /// line to print, if any (an error or a confirmation).
-pub fn setoption(engine: &mut Engine, args: &[&str]) -> Option<String> {
+pub fn setoption(engine: &mut Engine, book: &mut BookSession, args: &[&str]) -> Option<String> {
     let Some(ni) = args.iter().position(|t| t.eq_ignore_ascii_case("name")) else {
         return Some("info string error: setoption needs 'name <id> [value <x>]'".into());
     };
@@ -138,6 +141,9 @@ pub fn setoption(engine: &mut Engine, args: &[&str]) -> Option<String> {
     }
     let name = args[ni + 1..name_end].join(" ");
     let value = vi.map(|v| args[v + 1..].join(" ")).unwrap_or_default();
+    if let Some(r) = book.set_option(&name, &value) {
+        return r.err().map(|e| format!("info string error: {e}"));
+    }
     let name_l = name.to_ascii_lowercase();
     let lookup = if name_l == "hash" { "usi_hash".to_string() } else { name_l };
     let Some(def) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&lookup)) else {
