@@ -11,7 +11,7 @@ use std::fmt;
 pub mod rules;
 mod sfen;
 
-pub use sfen::SfenError;
+pub use sfen::{write_sfen, SfenError};
 
 /// SFEN of the even-game start position.
 pub const START_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";

@@ -221,51 +221,55 @@ impl Position {
 
     /// The position as SFEN (exact inverse of `from_sfen` for canonical input).
     pub fn to_sfen(&self) -> String {
-        let mut s = String::with_capacity(96);
-        for r in 0..9u8 {
-            let mut empty = 0;
-            for f in (0..9u8).rev() {
-                let pc = self.board[Square::new(f, r).index()];
-                if pc.is_none() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push_str(&pc.sfen());
-                }
+        write_sfen(&self.board, self.side, &self.hands, self.game_ply)
+    }
+}
+
+/// SFEN of a board, side to move, hands and move number (for `Position` and for
+/// decoded records that are not positions yet).
+pub fn write_sfen(board: &[Piece; 81], side: Color, hands: &[Hand; 2], ply: u32) -> String {
+    let mut s = String::with_capacity(96);
+    for r in 0..9u8 {
+        let mut empty = 0;
+        for f in (0..9u8).rev() {
+            let pc = board[Square::new(f, r).index()];
+            if pc.is_none() {
+                empty += 1;
+                continue;
             }
             if empty > 0 {
                 s.push_str(&empty.to_string());
+                empty = 0;
             }
-            if r < 8 {
-                s.push('/');
-            }
+            s.push_str(&pc.sfen());
         }
-        s.push(' ');
-        s.push(if self.side == Color::Black { 'b' } else { 'w' });
-        s.push(' ');
-        let mut any = false;
-        for c in Color::ALL {
-            for pt in PieceType::HAND_SFEN_ORDER {
-                let n = self.hands[c.index()].count(pt);
-                if n == 0 {
-                    continue;
-                }
-                any = true;
-                if n > 1 {
-                    s.push_str(&n.to_string());
-                }
-                let l = pt.letter();
-                s.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
-            }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
         }
-        if !any {
-            s.push('-');
+        if r < 8 {
+            s.push('/');
         }
-        s.push(' ');
-        s.push_str(&self.game_ply.to_string());
-        s
     }
+    s.push_str(if side == Color::Black { " b " } else { " w " });
+    let mut any = false;
+    for c in Color::ALL {
+        for pt in PieceType::HAND_SFEN_ORDER {
+            let n = hands[c.index()].count(pt);
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            if n > 1 {
+                s.push_str(&n.to_string());
+            }
+            let l = pt.letter();
+            s.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
+        }
+    }
+    if !any {
+        s.push('-');
+    }
+    s.push(' ');
+    s.push_str(&ply.to_string());
+    s
 }

@@ -203,50 +203,9 @@ pub fn unpack(data: &PackedSfen) -> Result<Unpacked, PackError> {
 }
 
 impl Unpacked {
-    /// The position as SFEN with move number `ply`.
+    /// The position as SFEN with move number `ply` (at least 1).
     pub fn to_sfen(&self, ply: u32) -> String {
-        let mut s = String::with_capacity(96);
-        for r in 0..9u8 {
-            let mut empty = 0;
-            for f in (0..9u8).rev() {
-                let pc = self.board[Square::new(f, r).index()];
-                if pc.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                s.push_str(&pc.sfen());
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if r < 8 {
-                s.push('/');
-            }
-        }
-        s.push_str(if self.side == Color::Black { " b " } else { " w " });
-        let len = s.len();
-        for c in Color::ALL {
-            for pt in PieceType::HAND_SFEN_ORDER {
-                let n = self.hands[c.index()].count(pt);
-                if n > 1 {
-                    s.push_str(&n.to_string());
-                }
-                if n > 0 {
-                    let l = pt.letter();
-                    s.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
-                }
-            }
-        }
-        if s.len() == len {
-            s.push('-');
-        }
-        s.push(' ');
-        s.push_str(&ply.max(1).to_string());
-        s
+        crate::position::write_sfen(&self.board, self.side, &self.hands, ply.max(1))
     }
 
     /// The position (move number `ply`), refusing illegal set-ups.
