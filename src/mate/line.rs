@@ -4,30 +4,112 @@
 
 use super::*;
 
-impl Solver {
-    /// Shortest mate and its best defence, starting from a proof of length `len`.
-    pub(super) fn solution(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Vec<Move> {
-        let mut len = len;
-        let mut exact = true;
-        while len >= 3 {
-            match self.ask(pos, len - 2, true, stop, deadline, max_nodes) {
-                Answer::Yes(l) => len = l,
-                Answer::No => break,
-                Answer::Unknown => {
-                    exact = false;
-                    break;
-                }
-            }
+/// Limits of the work after the first proof (shortening it, reading the line).
+pub(super) struct Polish {
+    /// Until when the proof may be shortened.
+    pub(super) shortest_by: Option<Instant>,
+    /// Until when the exact line (best defence) may be read.
+    pub(super) line_by: Option<Instant>,
+    /// Nodes the two phases may spend together.
+    pub(super) nodes: u64,
+}
+
+impl Polish {
+    /// The plan after a proof found `proof_nodes` into a solve that began at `start`.
+    /// With a time limit, what is left of it (at least a small grace) is shared: three
+    /// fifths to shorten the proof, the rest to read the line. Without one (or in a
+    /// node-bounded probe) the work is bounded by a multiple of the proof's nodes.
+    pub(super) fn after_proof(start: Instant, limit: Option<Duration>, proof_nodes: u64, max_nodes: u64) -> Polish {
+        let node_bound = proof_nodes.saturating_mul(8).max(4_000_000);
+        let Some(t) = limit else {
+            return Polish { shortest_by: None, line_by: None, nodes: node_bound };
+        };
+        let now = Instant::now();
+        let grace = (t / 5).min(Duration::from_millis(300));
+        let end = (start + t).max(now + grace);
+        let left = end - now;
+        let nodes = if max_nodes == u64::MAX { u64::MAX } else { node_bound };
+        Polish { shortest_by: Some(now + left * 3 / 5), line_by: Some(end), nodes }
+    }
+
+    /// Why work under this plan ended early.
+    fn reason(&self, stop: &AtomicBool, at: Option<Instant>) -> &'static str {
+        if stop.load(Ordering::Relaxed) {
+            "stopped"
+        } else if at.is_some_and(|d| Instant::now() >= d) {
+            "out of time"
+        } else {
+            "node limit"
         }
-        let mut ctx = PvCtx { stop, deadline, max_nodes, budget: 64, failed: false };
-        if exact {
-            let mut line = Vec::new();
-            if self.pv_or(pos, len, &mut ctx, &mut line) && !ctx.failed {
+    }
+}
+
+/// Whether `line` is a mating line from `pos` (attacker to move): every move legal,
+/// every attacker move a check, odd length, and the defender mated at the end.
+pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !movegen::is_legal(&p, m) {
+            return false;
+        }
+        p.do_move(m);
+        if i % 2 == 0 && !p.in_check() {
+            return false;
+        }
+    }
+    line.len() % 2 == 1 && p.in_check() && movegen::legal_moves(&p).is_empty()
+}
+
+impl Solver {
+    /// The answer line after a proof of length `len`: the shortest mate with its best
+    /// defence when that is proved within the plan (`stats.exact`), otherwise a mating
+    /// line read from the table, marked as not proved shortest (`stats.bound_reason`;
+    /// `stats.mate_within` is then the proved bound). Empty only when no mating line
+    /// could be rebuilt at all.
+    pub(super) fn finish(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, plan: &Polish, max_nodes: u64) -> Vec<Move> {
+        self.stats.mate_within = len;
+        // Read a line while the table still holds the whole proof: the answer if the
+        // shortening below cannot finish (it may overwrite parts of the proof).
+        let fallback = self.greedy_line(pos, max_nodes);
+        self.budget = plan.nodes;
+        let (line, at) = self.solution(pos, len, stop, plan, max_nodes);
+        if let Some(line) = line {
+            if is_mating_line(pos, &line) && line.len() == self.stats.mate_within as usize {
                 self.stats.exact = true;
                 return line;
             }
         }
-        self.greedy_line(pos, max_nodes)
+        self.stats.bound_reason = Some(plan.reason(stop, at));
+        let line = if fallback.is_empty() { self.greedy_line(pos, max_nodes) } else { fallback };
+        if is_mating_line(pos, &line) {
+            line
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Shortest mate and its best defence, starting from a proof of length `len`
+    /// (`stats.mate_within` follows the shortening). `None` with the deadline of the
+    /// phase that could not finish.
+    fn solution(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, plan: &Polish, max_nodes: u64) -> (Option<Vec<Move>>, Option<Instant>) {
+        let mut len = len;
+        while len >= 3 {
+            match self.ask(pos, len - 2, true, stop, plan.shortest_by, max_nodes) {
+                Answer::Yes(l) => {
+                    len = l;
+                    self.stats.mate_within = l;
+                }
+                Answer::No => break,
+                Answer::Unknown => return (None, plan.shortest_by),
+            }
+        }
+        let mut ctx = PvCtx { stop, deadline: plan.line_by, max_nodes, budget: 64, failed: false };
+        let mut line = Vec::new();
+        if self.pv_or(pos, len, &mut ctx, &mut line) && !ctx.failed {
+            (Some(line), plan.line_by)
+        } else {
+            (None, plan.line_by)
+        }
     }
 
     /// Appends the best line from an OR node whose exact mate length is `len`.
