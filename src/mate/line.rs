@@ -70,7 +70,7 @@ impl Solver {
         self.stats.mate_within = len;
         // Read a line while the table still holds the whole proof: the answer if the
         // shortening below cannot finish (it may overwrite parts of the proof).
-        let fallback = self.greedy_line(pos, max_nodes);
+        let fallback = self.bounded_greedy_line(pos, max_nodes, len);
         self.budget = plan.nodes;
         let (line, at) = self.solution(pos, len, stop, plan, max_nodes);
         if let Some(line) = line {
@@ -80,7 +80,15 @@ impl Solver {
             }
         }
         self.stats.bound_reason = Some(plan.reason(stop, at));
-        let line = if fallback.is_empty() { self.greedy_line(pos, max_nodes) } else { fallback };
+        // The shortening may have proved a shorter mate than the fallback's: read the
+        // line again within that bound (the table now holds that proof).
+        let mut line = fallback;
+        if line.is_empty() || line.len() > self.stats.mate_within as usize {
+            let tighter = self.bounded_greedy_line(pos, max_nodes, self.stats.mate_within);
+            if !tighter.is_empty() && (line.is_empty() || tighter.len() < line.len()) {
+                line = tighter;
+            }
+        }
         if is_mating_line(pos, &line) {
             line
         } else {
@@ -227,14 +235,32 @@ impl Solver {
     /// extraction could not finish in time. Always a legal line of checks ending in mate
     /// when it returns a non-empty line. Its re-searches are small and bounded by
     /// nodes, so they ignore `stop` (the caller has already been stopped once).
-    pub(super) fn greedy_line(&mut self, pos: &mut Position, max_nodes: u64) -> Vec<Move> {
+    /// `greedy_line` within `bound` plies (a proved mate length), so that the line is
+    /// no longer than the proved bound; without the bound if that finds none.
+    fn bounded_greedy_line(&mut self, pos: &mut Position, max_nodes: u64, bound: u16) -> Vec<Move> {
+        let line = self.greedy_line(pos, max_nodes, bound);
+        if line.is_empty() && bound < MAX_DEPTH {
+            self.greedy_line(pos, max_nodes, MAX_DEPTH)
+        } else {
+            line
+        }
+    }
+
+    /// A mating line read from the table, every step within the length still proved
+    /// (`bound` plies at the start).
+    pub(super) fn greedy_line(&mut self, pos: &mut Position, max_nodes: u64, bound: u16) -> Vec<Move> {
         let never = AtomicBool::new(false);
         self.budget = u64::MAX;
         let mut line = Vec::new();
         let mut p = pos.clone();
         let mut or_node = true;
         let budget = max_nodes.min(200_000);
+        let mut left = bound;
         for _ in 0..MAX_DEPTH {
+            if left == 0 {
+                break;
+            }
+            let d = left - 1;
             let mut list = MoveList::new();
             let mut kids = Vec::new();
             gen_node_moves(&p, or_node, &mut list, &mut kids);
@@ -246,11 +272,11 @@ impl Solver {
             let mut pick: Option<(Move, u16)> = None;
             for c in &kids {
                 let ch = if or_node { hand_after_attack(&p, hand, c.m) } else { hand };
-                let mut r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, attacker)), ch, MAX_DEPTH);
+                let mut r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, attacker)), ch, d);
                 if r.pn != 0 && !or_node {
                     // Unknown defence: settle it with a bounded search.
                     p.do_move(c.m);
-                    if let Answer::Yes(l) = self.ask(&mut p, MAX_DEPTH, true, &never, None, budget) {
+                    if let Answer::Yes(l) = self.ask(&mut p, d, true, &never, None, budget) {
                         r.pn = 0;
                         r.len = l;
                     }
@@ -270,7 +296,7 @@ impl Solver {
                 // The table lost this part of the proof: find a mating check again.
                 for c in &kids {
                     p.do_move(c.m);
-                    let a = self.ask(&mut p, MAX_DEPTH, false, &never, None, budget);
+                    let a = self.ask(&mut p, d, false, &never, None, budget);
                     p.undo_move(c.m);
                     if let Answer::Yes(l) = a {
                         pick = Some((c.m, l));
@@ -278,7 +304,8 @@ impl Solver {
                     }
                 }
             }
-            let Some((m, _)) = pick else { break };
+            let Some((m, l)) = pick else { break };
+            left = l;
             line.push(m);
             p.do_move(m);
             or_node = !or_node;

@@ -41,6 +41,9 @@ fn finished_proof_without_time_left_still_gives_a_line_marked_when_not_shortest(
         assert!(len as usize >= shortest, "{sfen}: a proof shorter than the shortest mate");
         let line = solver.finish(&mut p, len, &never, &spent_plan(), u64::MAX);
         assert!(is_mating_line(&pos, &line), "{sfen}: no mating line after a finished proof: {line:?}");
+        // Read within the proved bound: never longer than the first proof.
+        assert!(line.len() <= len as usize, "{sfen}: line of {} plies, proof of {len}", line.len());
+        assert!(line.len() <= solver.stats.mate_within as usize, "{sfen}: line longer than the proved bound");
         let st = solver.stats;
         let note = mate_length_note(&MateResult::Mate(line.clone()), &st).expect("a note");
         assert!(st.mate_within as usize >= shortest && st.mate_within <= len, "{sfen}: bound {}", st.mate_within);
