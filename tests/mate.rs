@@ -5,7 +5,7 @@
 use hisha::mate::{self, MateResult, Solver};
 use hisha::movegen::{legal_moves, CheckInfo};
 use hisha::position::Position;
-use hisha::usi::info::checkmate_line;
+use hisha::usi::info::{checkmate_line, mate_length_note};
 use hisha::core::types::Move;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -54,10 +54,17 @@ fn solve(sfen: &str, max_nodes: u64) -> MateResult {
 fn check_file(file: &str, max_plies: usize) -> Vec<usize> {
     let mut lengths = Vec::new();
     for p in load(file).into_iter().filter(|p| p.plies <= max_plies) {
-        match solve(&p.sfen, 20_000_000) {
+        let pos = Position::from_sfen(&p.sfen).expect("sfen");
+        let mut solver = Solver::new(16);
+        match solver.solve(&pos, None, &AtomicBool::new(false), 20_000_000) {
             MateResult::Mate(line) => {
                 assert_mating_line(&p.sfen, &line, &p.label);
                 assert_eq!(line.len(), p.plies, "{}: not the shortest mate: {line:?}", p.label);
+                // The answer says so: proved shortest, the bound equal to the length.
+                let st = solver.stats;
+                assert!(st.exact && st.bound_reason.is_none() && st.mate_within as usize == p.plies, "{}: {st:?}", p.label);
+                let note = mate_length_note(&MateResult::Mate(line.clone()), &st).expect("note");
+                assert_eq!(note, format!("mate in {} plies, proved shortest", p.plies));
                 lengths.push(p.plies);
             }
             MateResult::NoMate => assert_eq!(p.plies, 0, "{}: nomate on a mate problem", p.label),
@@ -155,6 +162,8 @@ fn usi_go_mate_answers_one_line_each() {
     e.send("go mate 5000");
     let l = e.expect(|l| l.starts_with("checkmate"));
     assert_eq!(l.last().map(String::as_str), Some("checkmate N*2c 1a1b S*2a"));
+    // The length is said to be proved shortest, just before the answer.
+    assert_eq!(l.get(l.len().wrapping_sub(2)).map(String::as_str), Some("info string mate in 3 plies, proved shortest"));
     e.send("position sfen 7nk/7s1/9/7N1/9/9/9/9/4K4 b P2r2b4g3s2n4l17p 1");
     e.send("go mate infinite");
     let l = e.expect(|l| l.starts_with("checkmate"));

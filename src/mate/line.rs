@@ -4,30 +4,120 @@
 
 use super::*;
 
-impl Solver {
-    /// Shortest mate and its best defence, starting from a proof of length `len`.
-    pub(super) fn solution(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Vec<Move> {
-        let mut len = len;
-        let mut exact = true;
-        while len >= 3 {
-            match self.ask(pos, len - 2, true, stop, deadline, max_nodes) {
-                Answer::Yes(l) => len = l,
-                Answer::No => break,
-                Answer::Unknown => {
-                    exact = false;
-                    break;
-                }
-            }
+/// Limits of the work after the first proof (shortening it, reading the line).
+pub(super) struct Polish {
+    /// Until when the proof may be shortened.
+    pub(super) shortest_by: Option<Instant>,
+    /// Until when the exact line (best defence) may be read.
+    pub(super) line_by: Option<Instant>,
+    /// Nodes the two phases may spend together.
+    pub(super) nodes: u64,
+}
+
+impl Polish {
+    /// The plan after a proof found `proof_nodes` into a solve that began at `start`.
+    /// With a time limit, what is left of it (at least a small grace) is shared: three
+    /// fifths to shorten the proof, the rest to read the line. Without one (or in a
+    /// node-bounded probe) the work is bounded by a multiple of the proof's nodes.
+    pub(super) fn after_proof(start: Instant, limit: Option<Duration>, proof_nodes: u64, max_nodes: u64) -> Polish {
+        let node_bound = proof_nodes.saturating_mul(8).max(4_000_000);
+        let Some(t) = limit else {
+            return Polish { shortest_by: None, line_by: None, nodes: node_bound };
+        };
+        let now = Instant::now();
+        let grace = (t / 5).min(Duration::from_millis(300));
+        let end = (start + t).max(now + grace);
+        let left = end - now;
+        let nodes = if max_nodes == u64::MAX { u64::MAX } else { node_bound };
+        Polish { shortest_by: Some(now + left * 3 / 5), line_by: Some(end), nodes }
+    }
+
+    /// Why work under this plan ended early.
+    fn reason(&self, stop: &AtomicBool, at: Option<Instant>) -> &'static str {
+        if stop.load(Ordering::Relaxed) {
+            "stopped"
+        } else if at.is_some_and(|d| Instant::now() >= d) {
+            "out of time"
+        } else {
+            "node limit"
         }
-        let mut ctx = PvCtx { stop, deadline, max_nodes, budget: 64, failed: false };
-        if exact {
-            let mut line = Vec::new();
-            if self.pv_or(pos, len, &mut ctx, &mut line) && !ctx.failed {
+    }
+}
+
+/// Whether `line` is a mating line from `pos` (attacker to move): every move legal,
+/// every attacker move a check, odd length, and the defender mated at the end.
+pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !movegen::is_legal(&p, m) {
+            return false;
+        }
+        p.do_move(m);
+        if i % 2 == 0 && !p.in_check() {
+            return false;
+        }
+    }
+    line.len() % 2 == 1 && p.in_check() && movegen::legal_moves(&p).is_empty()
+}
+
+impl Solver {
+    /// The answer line after a proof of length `len`: the shortest mate with its best
+    /// defence when that is proved within the plan (`stats.exact`), otherwise a mating
+    /// line read from the table, marked as not proved shortest (`stats.bound_reason`;
+    /// `stats.mate_within` is then the proved bound). Empty only when no mating line
+    /// could be rebuilt at all.
+    pub(super) fn finish(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, plan: &Polish, max_nodes: u64) -> Vec<Move> {
+        self.stats.mate_within = len;
+        // Read a line while the table still holds the whole proof: the answer if the
+        // shortening below cannot finish (it may overwrite parts of the proof).
+        let fallback = self.bounded_greedy_line(pos, max_nodes, len);
+        self.budget = plan.nodes;
+        let (line, at) = self.solution(pos, len, stop, plan, max_nodes);
+        if let Some(line) = line {
+            if is_mating_line(pos, &line) && line.len() == self.stats.mate_within as usize {
                 self.stats.exact = true;
                 return line;
             }
         }
-        self.greedy_line(pos, max_nodes)
+        self.stats.bound_reason = Some(plan.reason(stop, at));
+        // The shortening may have proved a shorter mate than the fallback's: read the
+        // line again within that bound (the table now holds that proof).
+        let mut line = fallback;
+        if line.is_empty() || line.len() > self.stats.mate_within as usize {
+            let tighter = self.bounded_greedy_line(pos, max_nodes, self.stats.mate_within);
+            if !tighter.is_empty() && (line.is_empty() || tighter.len() < line.len()) {
+                line = tighter;
+            }
+        }
+        if is_mating_line(pos, &line) {
+            line
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Shortest mate and its best defence, starting from a proof of length `len`
+    /// (`stats.mate_within` follows the shortening). `None` with the deadline of the
+    /// phase that could not finish.
+    fn solution(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, plan: &Polish, max_nodes: u64) -> (Option<Vec<Move>>, Option<Instant>) {
+        let mut len = len;
+        while len >= 3 {
+            match self.ask(pos, len - 2, true, stop, plan.shortest_by, max_nodes) {
+                Answer::Yes(l) => {
+                    len = l;
+                    self.stats.mate_within = l;
+                }
+                Answer::No => break,
+                Answer::Unknown => return (None, plan.shortest_by),
+            }
+        }
+        let mut ctx = PvCtx { stop, deadline: plan.line_by, max_nodes, budget: 64, failed: false };
+        let mut line = Vec::new();
+        if self.pv_or(pos, len, &mut ctx, &mut line) && !ctx.failed {
+            (Some(line), plan.line_by)
+        } else {
+            (None, plan.line_by)
+        }
     }
 
     /// Appends the best line from an OR node whose exact mate length is `len`.
@@ -145,14 +235,32 @@ impl Solver {
     /// extraction could not finish in time. Always a legal line of checks ending in mate
     /// when it returns a non-empty line. Its re-searches are small and bounded by
     /// nodes, so they ignore `stop` (the caller has already been stopped once).
-    pub(super) fn greedy_line(&mut self, pos: &mut Position, max_nodes: u64) -> Vec<Move> {
+    /// `greedy_line` within `bound` plies (a proved mate length), so that the line is
+    /// no longer than the proved bound; without the bound if that finds none.
+    fn bounded_greedy_line(&mut self, pos: &mut Position, max_nodes: u64, bound: u16) -> Vec<Move> {
+        let line = self.greedy_line(pos, max_nodes, bound);
+        if line.is_empty() && bound < MAX_DEPTH {
+            self.greedy_line(pos, max_nodes, MAX_DEPTH)
+        } else {
+            line
+        }
+    }
+
+    /// A mating line read from the table, every step within the length still proved
+    /// (`bound` plies at the start).
+    pub(super) fn greedy_line(&mut self, pos: &mut Position, max_nodes: u64, bound: u16) -> Vec<Move> {
         let never = AtomicBool::new(false);
         self.budget = u64::MAX;
         let mut line = Vec::new();
         let mut p = pos.clone();
         let mut or_node = true;
         let budget = max_nodes.min(200_000);
+        let mut left = bound;
         for _ in 0..MAX_DEPTH {
+            if left == 0 {
+                break;
+            }
+            let d = left - 1;
             let mut list = MoveList::new();
             let mut kids = Vec::new();
             gen_node_moves(&p, or_node, &mut list, &mut kids);
@@ -164,11 +272,11 @@ impl Solver {
             let mut pick: Option<(Move, u16)> = None;
             for c in &kids {
                 let ch = if or_node { hand_after_attack(&p, hand, c.m) } else { hand };
-                let mut r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, attacker)), ch, MAX_DEPTH);
+                let mut r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, attacker)), ch, d);
                 if r.pn != 0 && !or_node {
                     // Unknown defence: settle it with a bounded search.
                     p.do_move(c.m);
-                    if let Answer::Yes(l) = self.ask(&mut p, MAX_DEPTH, true, &never, None, budget) {
+                    if let Answer::Yes(l) = self.ask(&mut p, d, true, &never, None, budget) {
                         r.pn = 0;
                         r.len = l;
                     }
@@ -188,7 +296,7 @@ impl Solver {
                 // The table lost this part of the proof: find a mating check again.
                 for c in &kids {
                     p.do_move(c.m);
-                    let a = self.ask(&mut p, MAX_DEPTH, false, &never, None, budget);
+                    let a = self.ask(&mut p, d, false, &never, None, budget);
                     p.undo_move(c.m);
                     if let Answer::Yes(l) = a {
                         pick = Some((c.m, l));
@@ -196,7 +304,8 @@ impl Solver {
                     }
                 }
             }
-            let Some((m, _)) = pick else { break };
+            let Some((m, l)) = pick else { break };
+            left = l;
             line.push(m);
             p.do_move(m);
             or_node = !or_node;

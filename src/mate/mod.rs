@@ -37,10 +37,15 @@ mod dfpn;
 mod keys;
 mod line;
 mod table;
+#[cfg(test)]
+mod tests;
 
 use dfpn::*;
 use keys::*;
+use line::Polish;
 use table::*;
+
+pub use line::is_mating_line;
 
 /// Proof/disproof number standing for "infinite" (the node is resolved).
 const INF: u32 = 1 << 30;
@@ -77,8 +82,16 @@ pub struct Stats {
     /// Nodes of the first proof (the rest went into the shortest line).
     pub proof_nodes: u64,
     /// Whether a returned mate is proved shortest with the best defence (false when
-    /// the polishing ran out of time or nodes and a line from the table was returned).
+    /// the polishing ran out of time or nodes and a line from the table was returned:
+    /// the line's length is then no proved mate length, see `mate_within`).
     pub exact: bool,
+    /// Proved upper bound on the mate length (plies): the attacker forces mate within
+    /// it against every defence (0 when no mate was proved). Equals the line's length
+    /// when `exact`.
+    pub mate_within: u16,
+    /// Why a returned mate is not proved shortest (`None` when it is): "out of time",
+    /// "stopped" or "node limit".
+    pub bound_reason: Option<&'static str>,
 }
 
 
@@ -142,17 +155,9 @@ impl Solver {
             Answer::No => MateResult::NoMate,
             Answer::Unknown => MateResult::Timeout,
             Answer::Yes(len) => {
-                // Post-processing (shortest mate, best defence) gets what is left of the
-                // time plus a small grace, and falls back on the table's line.
-                let grace = time_limit.map(|t| (t / 5).min(Duration::from_millis(300)));
-                let post_deadline = match (deadline, grace) {
-                    (Some(d), Some(g)) => Some(d.max(Instant::now()) + g),
-                    _ => None,
-                };
-                // Without a deadline, bound the polishing by the proof's own effort.
                 self.stats.proof_nodes = self.stats.nodes;
-                self.budget = self.stats.nodes.saturating_mul(8).max(4_000_000);
-                let line = self.solution(&mut p, len, stop, post_deadline, max_nodes);
+                let plan = Polish::after_proof(start, time_limit, self.stats.nodes, max_nodes);
+                let line = self.finish(&mut p, len, stop, &plan, max_nodes);
                 if line.is_empty() {
                     MateResult::Timeout
                 } else {

@@ -2,7 +2,7 @@
 //! `info` lines from `Report::Pv` and `Report::CurrMove`, `bestmove` lines, scores
 //! (`cp N`, `mate N`) and `checkmate` answers. Uses `search` and `mate`.
 
-use crate::mate::MateResult;
+use crate::mate::{MateResult, Stats};
 use crate::search::tt::Bound;
 use crate::search::{PvReport, Report, MATE_IN_MAX, VALUE_MATE};
 use std::fmt::Write;
@@ -60,4 +60,24 @@ pub fn checkmate_line(r: &MateResult) -> String {
         MateResult::Mate(_) | MateResult::Timeout => "checkmate timeout".to_string(),
         MateResult::NoMate => "checkmate nomate".to_string(),
     }
+}
+
+/// What a mate answer's length means, for an `info string`: proved shortest, or an
+/// upper bound (the line is a real mate but not proved shortest, and the proved bound
+/// on the mate length is given). `None` for answers without a line.
+pub fn mate_length_note(r: &MateResult, st: &Stats) -> Option<String> {
+    let MateResult::Mate(line) = r else { return None };
+    if line.is_empty() {
+        return None;
+    }
+    Some(if st.exact {
+        format!("mate in {} plies, proved shortest", line.len())
+    } else {
+        format!(
+            "mate line of {} plies, not proved shortest ({}): an upper bound, mate proved within {} plies",
+            line.len(),
+            st.bound_reason.unwrap_or("out of time"),
+            st.mate_within
+        )
+    })
 }

@@ -389,6 +389,9 @@ impl Usi {
                 st.seconds,
                 st.nodes as f64 / st.seconds.max(1e-9)
             ));
+            if let Some(note) = info::mate_length_note(&r, &st) {
+                emit(&format!("info string {note}"));
+            }
             emit(&info::checkmate_line(&r));
         });
         match started {

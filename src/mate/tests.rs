@@ -1,0 +1,101 @@
+//! Unit tests of the answer after a proof (`Solver::finish`): with no time left for
+//! the polishing, a finished proof still yields a real mating line, and a length
+//! that could not be proved shortest is marked as an upper bound. Deadlines here are
+//! already past when the phase starts, so the outcome does not depend on the clock.
+
+use super::*;
+use crate::usi::info::mate_length_note;
+
+/// (SFEN, shortest mate in plies) of the long problems in positions/mate/.
+fn long_problems() -> Vec<(String, usize)> {
+    crate::init();
+    let path = format!("{}/positions/mate/mate_long.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).expect("problem file");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            (f[0].to_string(), f[1].parse().expect("plies"))
+        })
+        .collect()
+}
+
+/// A plan whose time is already spent (a proof that finished at its deadline).
+fn spent_plan() -> Polish {
+    let now = Instant::now();
+    Polish { shortest_by: Some(now), line_by: Some(now), nodes: u64::MAX }
+}
+
+#[test]
+fn finished_proof_without_time_left_still_gives_a_line_marked_when_not_shortest() {
+    let never = AtomicBool::new(false);
+    let mut bounds = 0;
+    for (sfen, shortest) in long_problems() {
+        let pos = Position::from_sfen(&sfen).expect("sfen");
+        let mut solver = Solver::new(16);
+        solver.stats = Stats::default();
+        let mut p = pos.clone();
+        let Answer::Yes(len) = solver.ask(&mut p, MAX_DEPTH, true, &never, None, 20_000_000) else {
+            panic!("{sfen}: not proved");
+        };
+        assert!(len as usize >= shortest, "{sfen}: a proof shorter than the shortest mate");
+        let line = solver.finish(&mut p, len, &never, &spent_plan(), u64::MAX);
+        assert!(is_mating_line(&pos, &line), "{sfen}: no mating line after a finished proof: {line:?}");
+        // Read within the proved bound: never longer than the first proof.
+        assert!(line.len() <= len as usize, "{sfen}: line of {} plies, proof of {len}", line.len());
+        assert!(line.len() <= solver.stats.mate_within as usize, "{sfen}: line longer than the proved bound");
+        let st = solver.stats;
+        let note = mate_length_note(&MateResult::Mate(line.clone()), &st).expect("a note");
+        assert!(st.mate_within as usize >= shortest && st.mate_within <= len, "{sfen}: bound {}", st.mate_within);
+        if st.exact {
+            assert_eq!(line.len(), shortest, "{sfen}: marked shortest but is not");
+            assert!(note.contains("proved shortest") && !note.contains("not proved"), "{note}");
+        } else {
+            bounds += 1;
+            assert_eq!(st.bound_reason, Some("out of time"), "{sfen}");
+            assert!(note.contains("not proved shortest (out of time)") && note.contains("upper bound"), "{note}");
+        }
+    }
+    // Some of these need thousands of nodes to shorten their first proof: with no
+    // time those answers must come back as bounds.
+    assert!(bounds > 0, "the out-of-time path was never taken");
+}
+
+#[test]
+fn with_time_the_same_problems_are_proved_shortest() {
+    let never = AtomicBool::new(false);
+    for (sfen, shortest) in long_problems().into_iter().take(4) {
+        let pos = Position::from_sfen(&sfen).expect("sfen");
+        let mut solver = Solver::new(16);
+        let MateResult::Mate(line) = solver.solve(&pos, None, &never, 20_000_000) else {
+            panic!("{sfen}: not solved");
+        };
+        assert!(solver.stats.exact && solver.stats.bound_reason.is_none(), "{sfen}");
+        assert_eq!((line.len(), solver.stats.mate_within as usize), (shortest, shortest), "{sfen}");
+    }
+}
+
+#[test]
+fn mating_line_check_rejects_broken_lines() {
+    let (sfen, _) = long_problems().into_iter().next().expect("a problem");
+    let pos = Position::from_sfen(&sfen).expect("sfen");
+    let never = AtomicBool::new(false);
+    let MateResult::Mate(line) = Solver::new(16).solve(&pos, None, &never, 20_000_000) else {
+        panic!("not solved");
+    };
+    assert!(is_mating_line(&pos, &line));
+    // Cut short: not mate. Empty: not a line.
+    assert!(!is_mating_line(&pos, &line[..line.len() - 2]));
+    assert!(!is_mating_line(&pos, &[]));
+    // A quiet first move is no check.
+    let quiet = movegen::legal_moves(&pos).iter().copied().find(|&m| {
+        let mut q = pos.clone();
+        q.do_move(m);
+        !q.in_check()
+    });
+    if let Some(m) = quiet {
+        let mut l = line.clone();
+        l[0] = m;
+        assert!(!is_mating_line(&pos, &l));
+    }
+}
