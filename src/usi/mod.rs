@@ -343,8 +343,9 @@ impl Usi {
         };
         let started = self.engine.start_perft(&self.pos, depth, |divide, secs| match divide {
             Some(divide) => {
-                let stdout = std::io::stdout();
-                let _ = write_divide(&mut stdout.lock(), &divide, secs);
+                let mut text = Vec::new();
+                let _ = write_divide(&mut text, &divide, secs);
+                emit(String::from_utf8_lossy(&text).trim_end());
             }
             None => emit("info string perft stopped"),
         });
