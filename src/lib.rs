@@ -19,6 +19,8 @@
 //! - `usi`: the protocol layer, which only parses and prints;
 //! - `record`: game records (CSA, KIF, USI lines) read into positions and moves, and
 //!   KIF written (uses `position`, `movegen`);
+//! - `shard`: `--shard i/n`, the deterministic split of a batch (gensfen, analyse,
+//!   mate files);
 //! - `analyse`: `hisha analyse`, game analysis through the `Engine` (uses `engine`,
 //!   `record`).
 
@@ -34,6 +36,7 @@ pub mod position;
 pub mod psv;
 pub mod record;
 pub mod search;
+pub mod shard;
 pub mod usi;
 
 /// Engine name reported to GUIs.

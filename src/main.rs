@@ -145,8 +145,8 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, sfen, divide, threads }) => run_perft(depth, sfen, divide, threads),
         Some(Command::Bench { depth, threads, hash, file, verbose }) => run_bench(depth, threads, hash, file, verbose),
         Some(Command::Mate { sfen, file, time, hash, shard, json }) => {
-            let shard = match shard.as_deref().map(hisha::analyse::shard::Shard::parse).transpose() {
-                Ok(s) => s.unwrap_or(hisha::analyse::shard::Shard::ALL),
+            let shard = match shard.as_deref().map(hisha::shard::Shard::parse).transpose() {
+                Ok(s) => s.unwrap_or(hisha::shard::Shard::ALL),
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::FAILURE;
@@ -289,7 +289,7 @@ fn read_mate_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<
     Ok(out)
 }
 
-fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize, shard: hisha::analyse::shard::Shard, json: bool) -> ExitCode {
+fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize, shard: hisha::shard::Shard, json: bool) -> ExitCode {
     let probs = match read_mate_problems(sfen, file) {
         Ok(p) => p.into_iter().filter(|p| shard.owns(p.id)).collect::<Vec<_>>(),
         Err(e) => {

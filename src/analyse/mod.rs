@@ -8,12 +8,11 @@ pub mod game;
 pub mod graph;
 pub mod output;
 pub mod score;
-pub mod shard;
 
 use crate::record::{self, GameRecord, RecordError};
 use engine::{Analyser, Budget};
 use output::GameRef;
-use shard::Shard;
+use crate::shard::Shard;
 use std::io::Write;
 use std::process::ExitCode;
 

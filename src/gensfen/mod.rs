@@ -11,6 +11,7 @@ pub mod openings;
 pub mod output;
 mod progress;
 
+use crate::shard::Shard;
 use game::{play, Game, GameRule};
 use openings::{handicap_starts, OpeningRule};
 use std::collections::BTreeMap;
@@ -84,17 +85,6 @@ pub struct GensfenArgs {
     pub progress: u64,
 }
 
-/// Parses `i/n` with `i < n`.
-fn parse_shard(s: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("--shard '{s}' is not i/n with 0 <= i < n");
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-    if n == 0 || i >= n {
-        return Err(bad());
-    }
-    Ok((i, n))
-}
-
 /// The game rule of the options, checked.
 fn rule_of(a: &GensfenArgs) -> Result<GameRule, String> {
     if a.depth.is_some_and(|d| !(1..=60).contains(&d)) {
@@ -149,7 +139,7 @@ fn settings_line(a: &GensfenArgs, r: &GameRule, shard: (u64, u64)) -> String {
 
 /// Runs `hisha gensfen`; errors are messages for stderr.
 pub fn run(a: &GensfenArgs) -> Result<(), String> {
-    let shard = parse_shard(&a.shard)?;
+    let shard = Shard::parse(&a.shard).map(|s| (s.index as u64, s.count as u64))?;
     let rule = rule_of(a)?;
     if rule.use_nnue {
         crate::eval::nnue::load(&a.eval).map_err(|e| e.to_string())?;
@@ -298,18 +288,4 @@ fn generate(
     eprintln!("{}", stats.line(start.elapsed()));
     eprintln!("gensfen: {} holds {} games, {} positions", a.out.display(), w.games, w.positions);
     result
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shards_parse() {
-        assert_eq!(parse_shard("0/1"), Ok((0, 1)));
-        assert_eq!(parse_shard("3/8"), Ok((3, 8)));
-        for bad in ["1/1", "0/0", "x/2", "2", "-1/3"] {
-            assert!(parse_shard(bad).is_err(), "{bad}");
-        }
-    }
 }

@@ -1,5 +1,6 @@
 //! `--shard i/n`: a deterministic share of a batch (item `k` belongs to shard `k % n`),
-//! so that `n` runs with `i = 0..n-1` together do exactly the work of one run.
+//! so that `n` runs with `i = 0..n-1` together do exactly the work of one run. Used by
+//! `hisha analyse` (games), `hisha mate --file` (problems) and `hisha gensfen` (games).
 
 /// One shard of `count`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -45,5 +46,10 @@ mod tests {
         assert!(Shard::parse("0/0").is_err());
         assert!(Shard::parse("x").is_err());
         assert!(Shard::ALL.owns(7));
+        assert_eq!(Shard::parse("0/1"), Ok(Shard::ALL));
+        assert_eq!(Shard::parse("3/8"), Ok(Shard { index: 3, count: 8 }));
+        for bad in ["1/1", "2", "-1/3", "x/2"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
     }
 }
