@@ -40,13 +40,6 @@ impl Score {
         }
     }
 
-    /// From USI `score mate N` text (`-N`, even `-0`: the side to move is mated).
-    pub fn mate_from_text(t: &str, us: Color) -> Option<Score> {
-        let mated = t.starts_with('-');
-        let plies: u32 = t.trim_start_matches(['-', '+']).parse().ok()?;
-        Some(Score::Mate { plies, black_wins: mated != (us == Color::Black) })
-    }
-
     /// Black's win rate, 0..1.
     pub fn winrate(&self) -> f64 {
         match *self {
@@ -144,7 +137,6 @@ mod tests {
         assert_eq!(Score::from_side(100, Color::White), Score::Cp(-100));
         assert_eq!(Score::from_side(VALUE_MATE - 3, Color::White), Score::Mate { plies: 3, black_wins: false });
         assert_eq!(Score::from_side(-VALUE_MATE, Color::Black), Score::Mate { plies: 0, black_wins: false });
-        assert_eq!(Score::mate_from_text("-0", Color::White), Some(Score::Mate { plies: 0, black_wins: true }));
         assert!((Score::Cp(0).winrate() - 0.5).abs() < 1e-12);
         assert!(Score::Cp(600).winrate() > 0.73 && Score::Cp(600).winrate() < 0.74);
         assert_eq!(Mark::from_loss(0.05), None);
