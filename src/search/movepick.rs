@@ -22,40 +22,53 @@ enum Order {
 /// Moves picked by selection before the main search sorts the rest.
 const SELECT_FIRST: usize = 6;
 
+/// The ordering scores of one node's moves, kept by the caller beside its move list
+/// (the picker borrows both, so building a picker copies nothing).
+pub type MoveScores = BoundedVec<i32, MAX_MOVES>;
+
 /// One node's moves with their ordering scores.
 pub struct MovePicker<'a> {
     moves: &'a mut [Move],
-    scores: BoundedVec<i32, MAX_MOVES>,
+    scores: &'a mut [i32],
     next: usize,
     order: Order,
 }
 
 impl<'a> MovePicker<'a> {
     #[inline(always)]
-    fn with(moves: &'a mut MoveList, order: Order, mut score: impl FnMut(Move) -> i32) -> MovePicker<'a> {
-        let mut scores = BoundedVec::new();
+    fn with(
+        moves: &'a mut MoveList,
+        scores: &'a mut MoveScores,
+        order: Order,
+        mut score: impl FnMut(Move) -> i32,
+    ) -> MovePicker<'a> {
+        scores.clear();
         for &m in moves.iter() {
             scores.push(score(m));
         }
-        MovePicker { moves: moves.as_mut_slice(), scores, next: 0, order }
+        MovePicker { moves: moves.as_mut_slice(), scores: scores.as_mut_slice(), next: 0, order }
     }
 
     /// Moves in the order given, each scored 0 (the root).
     #[inline(always)]
-    pub fn as_given(moves: &'a mut MoveList) -> MovePicker<'a> {
-        Self::with(moves, Order::AsGiven, |_| 0)
+    pub fn as_given(moves: &'a mut MoveList, scores: &'a mut MoveScores) -> MovePicker<'a> {
+        Self::with(moves, scores, Order::AsGiven, |_| 0)
     }
 
     /// Main-search order by `score` (higher first).
     #[inline(always)]
-    pub fn main(moves: &'a mut MoveList, score: impl FnMut(Move) -> i32) -> MovePicker<'a> {
-        Self::with(moves, Order::SelectThenSort, score)
+    pub fn main(moves: &'a mut MoveList, scores: &'a mut MoveScores, score: impl FnMut(Move) -> i32) -> MovePicker<'a> {
+        Self::with(moves, scores, Order::SelectThenSort, score)
     }
 
     /// Quiescence order by `score` (higher first).
     #[inline(always)]
-    pub fn quiescence(moves: &'a mut MoveList, score: impl FnMut(Move) -> i32) -> MovePicker<'a> {
-        Self::with(moves, Order::Select, score)
+    pub fn quiescence(
+        moves: &'a mut MoveList,
+        scores: &'a mut MoveScores,
+        score: impl FnMut(Move) -> i32,
+    ) -> MovePicker<'a> {
+        Self::with(moves, scores, Order::Select, score)
     }
 
     /// Moves `next` to the front of the rest: the best remaining move by a selection
@@ -64,7 +77,7 @@ impl<'a> MovePicker<'a> {
     fn order_next(&mut self) {
         let (i, n) = (self.next, self.moves.len());
         let moves = &mut *self.moves;
-        let scores = self.scores.as_mut_slice();
+        let scores = &mut *self.scores;
         if self.order == Order::Select || (self.order == Order::SelectThenSort && i < SELECT_FIRST) {
             let mut bi = i;
             for j in i + 1..n {
@@ -96,6 +109,6 @@ impl<'a> MovePicker<'a> {
         self.order_next();
         let i = self.next;
         self.next += 1;
-        Some((i, self.moves[i], self.scores.as_slice()[i]))
+        Some((i, self.moves[i], self.scores[i]))
     }
 }

@@ -4,7 +4,7 @@
 //! `search`, `position`, `movegen`, `eval` and the mate probes of `mate`.
 
 use super::history::{history_bonus, piece_to, ThreadTables};
-use super::movepick::MovePicker;
+use super::movepick::{MoveScores, MovePicker};
 use super::report::{Report, Sink};
 use super::shared::Shared;
 use super::think::RootMove;
@@ -628,11 +628,12 @@ impl Worker {
                 return v;
             }
         }
+        let mut scores = MoveScores::new();
         let mut picker = if root {
-            MovePicker::as_given(&mut list)
+            MovePicker::as_given(&mut list, &mut scores)
         } else {
             let (killers, counter) = (self.killers[ply], self.tables.histories.counter_move(&self.pos));
-            MovePicker::main(&mut list, |m| self.main_score(m, tt_move, killers, counter, ply))
+            MovePicker::main(&mut list, &mut scores, |m| self.main_score(m, tt_move, killers, counter, ply))
         };
 
         let mut best = -VALUE_INF;
@@ -747,7 +748,8 @@ impl Worker {
         } else {
             generate(&self.pos, GenType::CapturesPromotions, false, &mut list);
         }
-        let mut picker = MovePicker::quiescence(&mut list, |m| self.quiescence_score(m, tt_move, ply));
+        let mut scores = MoveScores::new();
+        let mut picker = MovePicker::quiescence(&mut list, &mut scores, |m| self.quiescence_score(m, tt_move, ply));
         let mut best_move = Move::NONE;
         while let Some((_, m, _)) = picker.next_move() {
             if !in_check {
