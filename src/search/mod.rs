@@ -1,12 +1,13 @@
 //! Alpha-beta search: iterative deepening with aspiration windows and MultiPV
 //! (`think`), the per-thread tree search with its pruning, reductions and extensions
-//! (`worker`), move ordering (`movepick`, `history`), time decisions (`time`), the state
+//! (`worker`) with its tunable constants (`params`), move ordering (`movepick`, `history`), time decisions (`time`), the state
 //! shared between threads and the protocol (`shared`), the transposition table (`tt`)
 //! and what the search reports to its caller (`report`). Lazy SMP runs several workers
 //! on one table. Uses `core`, `position`, `movegen`, `eval` and `mate` (probes).
 
 pub mod history;
 pub mod movepick;
+pub mod params;
 pub mod report;
 pub mod shared;
 mod think;

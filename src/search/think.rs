@@ -4,6 +4,7 @@
 //! and MultiPV of each worker. Uses the rest of `search`, `position`, `movegen`, `mate`.
 
 use super::history::ThreadTables;
+use super::params;
 use super::report::{PvReport, Report, Sink};
 use super::shared::Shared;
 use super::tt::Bound;
@@ -94,7 +95,7 @@ impl Worker {
     /// Searches PV line `pv_idx` at `depth` with an aspiration window around its last score.
     fn aspiration(&mut self, depth: i32, pv_idx: usize) {
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = 30;
+        let mut delta = params::aspiration_delta();
         let (mut alpha, mut beta) =
             if depth >= 4 && prev.abs() < 2000 { ((prev - delta).max(-VALUE_INF), (prev + delta).min(VALUE_INF)) } else { (-VALUE_INF, VALUE_INF) };
         loop {

@@ -5,6 +5,7 @@
 
 use super::history::{history_bonus, piece_to, ThreadTables};
 use super::movepick::{MoveScores, MovePicker};
+use super::params;
 use super::report::{Report, Sink};
 use super::shared::Shared;
 use super::think::RootMove;
@@ -17,20 +18,38 @@ use crate::eval::{self, PIECE_VALUE};
 use crate::movegen::{generate, CheckInfo, GenType, MoveList};
 use crate::position::rules::{can_declare_win, repetition, see, Repetition};
 use crate::position::Position;
+#[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-/// Late-move reductions by `[depth][move number]`.
+/// The late-move reduction formula (depth and move number from 1).
+fn lmr_formula(depth: usize, number: usize) -> i32 {
+    (0.5 + (depth as f64).ln() * (number as f64).ln() / (params::lmr_divisor() as f64 / 100.0)) as i32
+}
+
+/// Late-move reductions by `[depth][move number]`, from the default divisor.
+#[cfg(not(feature = "tune"))]
 static LMR: Lazy<Vec<[i32; 64]>> = Lazy::new(|| {
     let mut t = vec![[0i32; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+            *r = lmr_formula(d, m);
         }
     }
     t
 });
+
+/// Late-move reduction of move `number` at `depth` (both capped at 63).
+#[inline(always)]
+fn lmr(depth: i32, number: i32) -> i32 {
+    let (d, m) = ((depth as usize).min(63), (number as usize).min(63));
+    #[cfg(not(feature = "tune"))]
+    return LMR[d][m];
+    // A tuning build computes it each time: the divisor may change between games.
+    #[cfg(feature = "tune")]
+    return if d == 0 || m == 0 { 0 } else { lmr_formula(d, m) };
+}
 
 /// Shallowest remaining depth at which a PV node runs a df-pn mate probe.
 const MATE_PROBE_DEPTH: i32 = 8;
@@ -404,11 +423,12 @@ impl Worker {
     /// to return when the node is pruned.
     fn prune_node(&mut self, node: &Node) -> Option<i32> {
         let (eval, beta, depth, ply) = (node.eval, node.beta, node.depth, node.ply);
-        if depth < 7 && eval - (140 - if node.improving { 40 } else { 0 }) * depth >= beta {
+        let margin = params::rfp_margin() - if node.improving { params::rfp_improving() } else { 0 };
+        if depth < params::rfp_max_depth() && eval - margin * depth >= beta {
             return Some(eval);
         }
         if depth >= 2 && eval >= beta && self.pos.state().last_move != Move::NULL {
-            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            let r = params::nmp_base() + depth / params::nmp_depth_div() + ((eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
             self.make_null_move(ply);
             self.cont_idx[ply] = 0;
             let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, false, !node.cut);
@@ -449,18 +469,24 @@ impl Worker {
     fn prune_move(&self, node: &Node, c: &Candidate, alpha: i32) -> bool {
         let depth = node.depth;
         if c.quiet && !c.gives_check {
-            (!node.pv && depth <= 8 && c.number > 6 + depth * depth * if node.improving { 2 } else { 1 })
-                || (depth <= 6 && node.eval + 120 + 110 * depth <= alpha)
-                || (depth <= 4 && c.score < -3000 * depth && c.number > 2)
+            (!node.pv && depth <= 8 && c.number > params::lmp_base() + depth * depth * if node.improving { 2 } else { 1 })
+                || (depth <= params::futility_max_depth()
+                    && node.eval + params::futility_base() + params::futility_per_depth() * depth <= alpha)
+                || (depth <= params::history_prune_depth()
+                    && c.score < -params::history_prune_margin() * depth
+                    && c.number > 2)
         } else {
-            depth <= 5 && !c.gives_check && c.score < 0 && see(&self.pos, c.mv) < -120 * depth
+            depth <= params::see_prune_depth()
+                && !c.gives_check
+                && c.score < 0
+                && see(&self.pos, c.mv) < -params::see_prune_margin() * depth
         }
     }
 
     /// Late-move reduction of a move already made (`reduce_capture`: a losing capture
     /// that looks futile or sits at an expected cut node).
     fn reduction(&self, node: &Node, c: &Candidate) -> i32 {
-        let mut r = LMR[(node.depth as usize).min(63)][(c.number as usize).min(63)];
+        let mut r = lmr(node.depth, c.number);
         if node.pv {
             r -= 1;
         }
@@ -480,7 +506,7 @@ impl Worker {
             r -= 1;
         }
         if c.quiet && c.score < KILLER_SCORE {
-            r -= (c.score / 8000).clamp(-3, 3);
+            r -= (c.score / params::lmr_history_div()).clamp(-3, 3);
         }
         r
     }
@@ -755,7 +781,7 @@ impl Worker {
             if !in_check {
                 let cap = self.pos.piece_on(m.to());
                 let gain = if cap.is_some() { PIECE_VALUE[cap.kind().index()] * 2 } else { 500 };
-                if stand + gain + 150 <= alpha || see(&self.pos, m) < 0 || (qdepth < -8 && cap.is_none()) {
+                if stand + gain + params::qs_futility_margin() <= alpha || see(&self.pos, m) < 0 || (qdepth < -8 && cap.is_none()) {
                     continue;
                 }
             }

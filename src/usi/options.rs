@@ -24,6 +24,10 @@ struct OptDef {
 
 const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27"];
 
+/// Prefix of the search constants' options in a tuning build (`--features tune`).
+#[cfg(feature = "tune")]
+const TUNE_PREFIX: &str = "Tune_";
+
 /// `EvalFile` value that selects the network built into the binary.
 const EMBEDDED_NET: &str = "<embedded>";
 
@@ -63,6 +67,10 @@ pub fn usi_answer() -> String {
         };
     }
     s.push_str(&BookSession::usi_options());
+    #[cfg(feature = "tune")]
+    for p in crate::search::params::PARAMS {
+        let _ = writeln!(s, "option name {TUNE_PREFIX}{} type spin default {} min {} max {}", p.name, p.default, p.min, p.max);
+    }
     s.push_str("usiok");
     s
 }
@@ -144,6 +152,10 @@ pub fn setoption(engine: &mut Engine, book: &mut BookSession, args: &[&str]) -> 
     if let Some(r) = book.set_option(&name, &value) {
         return r.err().map(|e| format!("info string error: {e}"));
     }
+    #[cfg(feature = "tune")]
+    if let Some(r) = set_tuned(&name, &value) {
+        return r.err().map(|e| format!("info string error: {e}"));
+    }
     let name_l = name.to_ascii_lowercase();
     let lookup = if name_l == "hash" { "usi_hash".to_string() } else { name_l };
     let Some(def) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&lookup)) else {
@@ -153,4 +165,21 @@ pub fn setoption(engine: &mut Engine, book: &mut BookSession, args: &[&str]) -> 
         Ok(line) => line,
         Err(why) => Some(format!("info string error: option {}: {why}", def.name)),
     }
+}
+
+/// A search constant's option in a tuning build: `None` when `name` is not one, else
+/// whether `value` was taken.
+#[cfg(feature = "tune")]
+fn set_tuned(name: &str, value: &str) -> Option<Result<(), String>> {
+    let prefix = name.get(..TUNE_PREFIX.len()).filter(|p| p.eq_ignore_ascii_case(TUNE_PREFIX))?;
+    let key = &name[prefix.len()..];
+    let p = crate::search::params::PARAMS.iter().find(|p| p.name.eq_ignore_ascii_case(key))?;
+    let check = match value.parse::<i64>() {
+        Ok(v) if (p.min as i64..=p.max as i64).contains(&v) => Ok(v as i32),
+        Ok(v) => Err(format!("option {name}: {v} is out of range {}..{}", p.min, p.max)),
+        Err(_) => Err(format!("option {name}: '{value}' is not an integer")),
+    };
+    Some(check.map(|v| {
+        crate::search::params::set(p.name, v);
+    }))
 }

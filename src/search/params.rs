@@ -1,0 +1,125 @@
+//! The search's tunable constants in one table: pruning margins, reductions, the
+//! aspiration window. Each is read through a function of its name (`params::rfp_margin()`).
+//! In a normal build the function returns the constant and compiles away. Built with
+//! `--features tune`, each constant is also a USI spin option `Tune_<name>` (default and
+//! range from this table) read from an atomic, so that SPSA (shogiarena's tuner) can set
+//! it between games; tuned values are then committed here as the new defaults.
+//! Uses nothing else in the crate.
+
+/// One tunable constant: its name, default and the range a tuner may explore.
+pub struct Param {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+}
+
+/// Defines the table, one function per constant and, in a tuning build, the atomics
+/// behind the functions and `set`.
+macro_rules! search_params {
+    ($( $(#[doc = $doc:expr])* $name:ident = $default:literal, [$min:literal, $max:literal]; )*) => {
+        /// Every tunable constant with its range, in declaration order.
+        pub const PARAMS: &[Param] = &[ $( Param { name: stringify!($name), default: $default, min: $min, max: $max }, )* ];
+
+        $(
+            $(#[doc = $doc])*
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                $default
+            }
+
+            $(#[doc = $doc])*
+            #[cfg(feature = "tune")]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                tuned::$name.load(std::sync::atomic::Ordering::Relaxed)
+            }
+        )*
+
+        /// The current values of a tuning build.
+        #[cfg(feature = "tune")]
+        #[allow(non_upper_case_globals)]
+        mod tuned {
+            use std::sync::atomic::AtomicI32;
+            $( pub static $name: AtomicI32 = AtomicI32::new($default); )*
+        }
+
+        /// Sets constant `name` (case-insensitive, already range-checked by the caller);
+        /// false when no constant has that name.
+        #[cfg(feature = "tune")]
+        pub fn set(name: &str, value: i32) -> bool {
+            $(
+                if name.eq_ignore_ascii_case(stringify!($name)) {
+                    tuned::$name.store(value, std::sync::atomic::Ordering::Relaxed);
+                    return true;
+                }
+            )*
+            false
+        }
+    };
+}
+
+search_params! {
+    /// Reverse futility pruning applies below this remaining depth.
+    rfp_max_depth = 7, [3, 12];
+    /// Reverse futility margin per ply of depth.
+    rfp_margin = 140, [40, 300];
+    /// Part of the reverse futility margin dropped when the static eval is improving.
+    rfp_improving = 40, [0, 150];
+    /// Null-move reduction: the constant part.
+    nmp_base = 3, [1, 6];
+    /// Null-move reduction: one more ply per this many plies of depth.
+    nmp_depth_div = 4, [2, 8];
+    /// Null-move reduction: one more ply per this many centipawns of eval above beta.
+    nmp_eval_div = 200, [50, 600];
+    /// Null-move reduction: at most this many plies for the eval margin.
+    nmp_eval_max = 3, [0, 6];
+    /// Late-move pruning of quiet moves: the move count allowed at depth 0.
+    lmp_base = 6, [2, 12];
+    /// Futility pruning of quiet moves applies up to this remaining depth.
+    futility_max_depth = 6, [2, 10];
+    /// Futility margin: the constant part.
+    futility_base = 120, [0, 400];
+    /// Futility margin per ply of depth.
+    futility_per_depth = 110, [30, 300];
+    /// History pruning of quiet moves applies up to this remaining depth.
+    history_prune_depth = 4, [1, 8];
+    /// History pruning threshold per ply of depth (ordering-score units).
+    history_prune_margin = 3000, [500, 10000];
+    /// SEE pruning of captures and drops applies up to this remaining depth.
+    see_prune_depth = 5, [1, 10];
+    /// SEE pruning threshold per ply of depth (centipawns).
+    see_prune_margin = 120, [20, 400];
+    /// Late-move reductions: ln(depth) * ln(move number) / (this / 100).
+    lmr_divisor = 220, [120, 400];
+    /// Late-move reductions: one ply less (more) per this much quiet history above (below) 0.
+    lmr_history_div = 8000, [1000, 30000];
+    /// Quiescence futility: a capture must be able to lift the stand-pat this far above alpha.
+    qs_futility_margin = 150, [0, 500];
+    /// First half-width of the aspiration window (centipawns).
+    aspiration_delta = 30, [5, 100];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_names_are_unique() {
+        for (i, p) in PARAMS.iter().enumerate() {
+            assert!(p.min <= p.default && p.default <= p.max, "{} out of its range", p.name);
+            assert!(PARAMS[..i].iter().all(|q| q.name != p.name), "{} twice", p.name);
+        }
+        assert_eq!(rfp_margin(), PARAMS.iter().find(|p| p.name == "rfp_margin").map_or(0, |p| p.default));
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_tuning_build_sets_values_by_name() {
+        assert!(set("ASPIRATION_DELTA", 31));
+        assert_eq!(aspiration_delta(), 31);
+        assert!(set("aspiration_delta", 30));
+        assert!(!set("no_such_constant", 1));
+    }
+}
