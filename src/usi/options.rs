@@ -94,17 +94,20 @@ fn set_spin(engine: &mut Engine, name: &str, v: i64) {
     }
 }
 
+/// A spin option's value: an integer within `lo..=hi`, or why not.
+fn parse_spin(value: &str, lo: i64, hi: i64) -> Result<i64, String> {
+    let v = value.parse::<i128>().map_err(|_| format!("'{value}' is not an integer"))?;
+    if v < lo as i128 || v > hi as i128 {
+        return Err(format!("{v} is out of range {lo}..{hi}"));
+    }
+    Ok(v as i64)
+}
+
 /// Checks `value` against option `def` and applies it; `Ok` carries a line to print
 /// (if any), `Err` why the value is refused.
 fn apply(engine: &mut Engine, def: &OptDef, value: &str) -> Result<Option<String>, String> {
     match &def.kind {
-        OptKind::Spin(lo, hi) => {
-            let v = value.parse::<i128>().map_err(|_| format!("'{value}' is not an integer"))?;
-            if v < *lo as i128 || v > *hi as i128 {
-                return Err(format!("{v} is out of range {lo}..{hi}"));
-            }
-            set_spin(engine, def.name, v as i64);
-        }
+        OptKind::Spin(lo, hi) => set_spin(engine, def.name, parse_spin(value, *lo, *hi)?),
         OptKind::Check => {
             let on = if value.eq_ignore_ascii_case("true") {
                 true
@@ -174,12 +177,8 @@ fn set_tuned(name: &str, value: &str) -> Option<Result<(), String>> {
     let prefix = name.get(..TUNE_PREFIX.len()).filter(|p| p.eq_ignore_ascii_case(TUNE_PREFIX))?;
     let key = &name[prefix.len()..];
     let p = crate::search::params::PARAMS.iter().find(|p| p.name.eq_ignore_ascii_case(key))?;
-    let check = match value.parse::<i64>() {
-        Ok(v) if (p.min as i64..=p.max as i64).contains(&v) => Ok(v as i32),
-        Ok(v) => Err(format!("option {name}: {v} is out of range {}..{}", p.min, p.max)),
-        Err(_) => Err(format!("option {name}: '{value}' is not an integer")),
-    };
-    Some(check.map(|v| {
-        crate::search::params::set(p.name, v);
+    let checked = parse_spin(value, p.min as i64, p.max as i64).map_err(|why| format!("option {name}: {why}"));
+    Some(checked.map(|v| {
+        crate::search::params::set(p.name, v as i32);
     }))
 }
