@@ -181,9 +181,9 @@ impl Engine {
         done: impl FnOnce(MateResult, Stats) + Send + 'static,
     ) -> std::io::Result<Running> {
         let shared = Arc::new(Shared::new(self.table().0, 1));
-        let (flag, p, hash_mb) = (shared.clone(), pos.clone(), self.hash_mb);
+        let (flag, p, hash_mb, conventions) = (shared.clone(), pos.clone(), self.hash_mb, self.config.tsume_conventions);
         let handle = std::thread::Builder::new().name("mate".into()).spawn(move || {
-            let (r, st) = mate::solve_with_stats(&p, limit, &flag.stop, hash_mb);
+            let (r, st) = mate::solve_with_stats(&p, limit, &flag.stop, hash_mb, conventions);
             done(r, st);
         })?;
         Ok(Running { handle, shared, pos: pos.clone(), limits: Limits::default() })

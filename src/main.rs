@@ -124,6 +124,10 @@ enum Command {
         /// One JSON object per problem (mergeable across shards) instead of the table.
         #[arg(long)]
         json: bool,
+        /// Composers' conventions (futile interpositions are no defence and are not
+        /// counted): on, off, or auto (on when the attacker has no king, as in tsume).
+        #[arg(long, value_enum, default_value_t = hisha::mate::Conventions::Auto)]
+        conventions: hisha::mate::Conventions,
     },
     /// Analyse game records (CSA, KIF, USI): scores, best moves, marks, accuracy.
     Analyse(hisha::analyse::AnalyseArgs),
@@ -144,7 +148,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Perft { depth, sfen, divide, threads }) => run_perft(depth, sfen, divide, threads),
         Some(Command::Bench { depth, threads, hash, file, verbose }) => run_bench(depth, threads, hash, file, verbose),
-        Some(Command::Mate { sfen, file, time, hash, shard, json }) => {
+        Some(Command::Mate { sfen, file, time, hash, shard, json, conventions }) => {
             let shard = match shard.as_deref().map(hisha::shard::Shard::parse).transpose() {
                 Ok(s) => s.unwrap_or(hisha::shard::Shard::ALL),
                 Err(e) => {
@@ -152,7 +156,7 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            run_mate(sfen, file, time, hash, shard, json)
+            run_mate(sfen, file, MateSettings { time, hash, shard, json, conventions })
         }
         Some(Command::Analyse(args)) => hisha::analyse::run(&args),
         Some(Command::Gensfen(args)) => report(hisha::gensfen::run(&args)),
@@ -289,7 +293,17 @@ fn read_mate_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<
     Ok(out)
 }
 
-fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize, shard: hisha::shard::Shard, json: bool) -> ExitCode {
+/// The flags of `hisha mate` besides the problems.
+struct MateSettings {
+    time: u64,
+    hash: usize,
+    shard: hisha::shard::Shard,
+    json: bool,
+    conventions: hisha::mate::Conventions,
+}
+
+fn run_mate(sfen: Option<String>, file: Option<String>, settings: MateSettings) -> ExitCode {
+    let MateSettings { time, hash, shard, json, conventions } = settings;
     let probs = match read_mate_problems(sfen, file) {
         Ok(p) => p.into_iter().filter(|p| shard.owns(p.id)).collect::<Vec<_>>(),
         Err(e) => {
@@ -317,12 +331,13 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize, 
                 continue;
             }
         };
+        solver.set_conventions(conventions.applies_to(&pos));
         let r = solver.solve_deep(&pos, limit, &stop);
         let st = solver.stats;
         nodes += st.nodes;
         secs += st.seconds;
         let got = match &r {
-            hisha::mate::MateResult::Mate(l) => Some(l.len()),
+            hisha::mate::MateResult::Mate(_) => Some(st.length as usize),
             hisha::mate::MateResult::NoMate => Some(0),
             hisha::mate::MateResult::Timeout => None,
         };
@@ -358,11 +373,17 @@ fn run_mate(sfen: Option<String>, file: Option<String>, time: u64, hash: usize, 
                 st.mate_within
             ));
         }
+        if let hisha::mate::MateResult::Mate(line) = &r {
+            if st.conventions && line.len() != st.length as usize {
+                expect.push_str(&format!(" [{} plies by the composers' conventions: the line shows {} futile interpositions taken]", st.length, (line.len() - st.length as usize) / 2));
+            }
+        }
         let answer = hisha::usi::info::checkmate_line(&r);
         if json {
             let v = serde_json::json!({ "type": "problem", "problem": p.id, "label": p.label, "verdict": verdict,
                 "answer": answer, "expected_plies": p.plies, "exact": st.exact,
-                "mate_within": st.mate_within, "bound_reason": st.bound_reason });
+                "mate_within": st.mate_within, "bound_reason": st.bound_reason,
+                "conventions": st.conventions, "counted_plies": st.length });
             println!("{v}");
         } else {
             println!(

@@ -328,3 +328,82 @@ fn white_attacker_and_shared_table() {
         }
     }
 }
+
+/// A lance check from afar on a boxed king (discovered by the knight on 1g): each
+/// interposition is taken by the lance and the king stays mated. By the composers'
+/// conventions the discovered check mates at once; by the rules the defender drops a
+/// piece on every square between, and the mate takes 15 plies.
+const FUTILE_SFEN: &str = "8k/9/6NS1/9/9/9/8N/9/8L b 2r2b4g3s2n3l18p 1";
+
+fn solve_by(sfen: &str, conventions: bool) -> (MateResult, mate::Stats) {
+    hisha::init();
+    let pos = Position::from_sfen(sfen).expect("sfen");
+    let mut solver = Solver::new(16);
+    solver.set_conventions(conventions);
+    let r = solver.solve(&pos, None, &AtomicBool::new(false), 20_000_000);
+    (r, solver.stats)
+}
+
+#[test]
+fn futile_interpositions_are_no_defence_by_the_conventions() {
+    let (r, st) = solve_by(FUTILE_SFEN, false);
+    let MateResult::Mate(line) = r else { panic!("plain: {r:?}") };
+    assert_mating_line(FUTILE_SFEN, &line, "plain");
+    assert_eq!((line.len(), st.length, st.exact), (15, 15, true));
+
+    let (r, st) = solve_by(FUTILE_SFEN, true);
+    let MateResult::Mate(line) = r else { panic!("conventions: {r:?}") };
+    // Still a legal mate to the end: one futile drop next to the king, taken, not counted.
+    assert_mating_line(FUTILE_SFEN, &line, "conventions");
+    assert!(st.exact && st.conventions);
+    assert_eq!(st.length, 1);
+    let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves[0], "1g2e");
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    assert!(moves[1].ends_with("1b") && moves[2].starts_with("1i1b"), "{moves:?}");
+    let note = mate_length_note(&MateResult::Mate(line), &st).expect("note");
+    assert!(note.starts_with("mate in 1 plies by the composers' conventions") && note.contains("proved shortest"), "{note}");
+}
+
+#[test]
+fn a_real_interposition_stays_a_defence_by_the_conventions() {
+    // R*1d would mate but for an interposing drop that saves the king (special.txt).
+    let refuted = "5G1pk/7s1/9/9/9/9/9/9/K8 b R2Sr2b3gs4n4l17p 1";
+    assert_eq!(solve_by(refuted, true).0, MateResult::NoMate);
+    // With White's hand empty there is nothing to interpose: mate in 3 either way.
+    let twin = "5G1pk/7s1/9/9/9/9/9/9/K8 b R2S 1";
+    for conventions in [false, true] {
+        let (r, st) = solve_by(twin, conventions);
+        let MateResult::Mate(line) = r else { panic!("{r:?}") };
+        assert_eq!((line.len(), st.length, st.exact), (3, 3, true), "conventions {conventions}");
+    }
+}
+
+#[test]
+fn usi_go_mate_follows_the_tsume_conventions_option() {
+    let mut e = common::Engine::ready();
+    // No attacker king: tsume, so Auto follows the conventions.
+    e.send(&format!("position sfen {FUTILE_SFEN}"));
+    e.send("go mate 20000");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    let answer = l.last().cloned().unwrap_or_default();
+    assert!(answer.starts_with("checkmate 1g2e ") && answer.split(' ').count() == 4, "{answer}");
+    assert!(l.iter().any(|x| x.starts_with("info string mate in 1 plies by the composers' conventions")), "{l:?}");
+    // Off: the plain rules, every interposition counted.
+    e.send("setoption name TsumeConventions value Off");
+    e.send("go mate 20000");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(l.last().map(|a| a.split(' ').count()), Some(16), "{l:?}");
+    assert!(l.iter().any(|x| x == "info string mate in 15 plies, proved shortest"), "{l:?}");
+    // A bad value is refused and the setting stays.
+    e.send("setoption name TsumeConventions value Sometimes");
+    let l = e.expect(|l| l.starts_with("info string error"));
+    assert!(l.last().is_some_and(|x| x.contains("TsumeConventions")), "{l:?}");
+    // With the attacker's king on the board, Auto keeps to the plain rules.
+    e.send("setoption name TsumeConventions value Auto");
+    e.send("position sfen 8k/9/6NS1/9/9/9/8N/9/K7L b 2r2b4g3s2n3l18p 1");
+    e.send("go mate 20000");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(l.last().map(|a| a.split(' ').count()), Some(16), "{l:?}");
+    e.send("quit");
+}

@@ -22,20 +22,24 @@ pub(super) struct Buffers {
     pub(super) rep_filter: Vec<u16>,
     /// The children of every node on the path, frame after frame.
     pub(super) children: Vec<Child>,
+    /// Futility tests given up at their node cap in this search (see `futile`).
+    pub(super) gave_up: Vec<u64>,
 }
 
 /// Limits and counters of one search.
 pub(super) struct Dfpn<'a> {
-    tt: &'a mut MateTable,
+    pub(super) tt: &'a mut MateTable,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
-    max_nodes: u64,
+    pub(super) max_nodes: u64,
     pub(super) nodes: u64,
-    aborted: bool,
+    pub(super) aborted: bool,
     pub(super) b: Buffers,
     scratch: MoveList,
     /// Key salt of this search (see `key_salt`).
-    salt: u64,
+    pub(super) salt: u64,
+    /// Composers' conventions: futile interpositions are no defence (see `futile`).
+    conventions: bool,
 }
 
 #[inline]
@@ -113,11 +117,16 @@ pub(super) fn eps_threshold(second: u32) -> u32 {
 }
 
 impl<'a> Dfpn<'a> {
-    pub(super) fn new(tt: &'a mut MateTable, mut b: Buffers, stop: &'a AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Dfpn<'a> {
+    pub(super) fn new(tt: &'a mut MateTable, mut b: Buffers, stop: &'a AtomicBool, deadline: Option<Instant>, max_nodes: u64, conventions: bool) -> Dfpn<'a> {
         if b.rep_filter.len() != 1 << 16 {
             b.rep_filter = vec![0; 1 << 16];
             b.path = Vec::with_capacity(MAX_DEPTH as usize + 2);
             b.children = Vec::with_capacity(1 << 14);
+        }
+        if conventions {
+            // A new search may run under another key salt: old give-ups do not apply.
+            b.gave_up.clear();
+            b.gave_up.resize(super::futile::GAVE_UP_SLOTS, 0);
         }
         Dfpn {
             tt,
@@ -129,6 +138,7 @@ impl<'a> Dfpn<'a> {
             b,
             scratch: MoveList::new(),
             salt: 0,
+            conventions,
         }
     }
 
@@ -154,7 +164,7 @@ impl<'a> Dfpn<'a> {
         }
         self.b.children.clear();
         let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
-        self.salt = key_salt(pos, attacker);
+        self.salt = mode_salt(key_salt(pos, attacker), self.conventions);
         let key = node_key(pos, self.salt);
         let hand = pos.hand(attacker);
         self.push_path(key, hand);
@@ -190,6 +200,8 @@ impl<'a> Dfpn<'a> {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             self.check_limits();
+        } else if self.nodes >= self.max_nodes {
+            self.aborted = true;
         }
         let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
         let key = node_key(pos, self.salt);
@@ -202,16 +214,20 @@ impl<'a> Dfpn<'a> {
 
         let base = self.b.children.len();
         gen_node_moves(pos, or_node, &mut self.scratch, &mut self.b.children);
-        let n = self.b.children.len() - base;
+        let mut n = self.b.children.len() - base;
+        let conventional_and = self.conventions && !or_node && check_is_blockable(pos);
+        let (futile_ph, futile_len) =
+            if conventional_and { self.remove_futile_drops(pos, base, &mut n, ply, depth) } else { (Hand::EMPTY, 0) };
         if n == 0 {
             let r = if or_node {
                 let dh = or_disproof_hand_adjust(pos, all_hand_pieces(pos));
                 self.tt.store_disproof(key, dh, DEPTH_INF, 1);
                 Res { pn: INF, dn: 0, len: NO_LEN, ddepth: DEPTH_INF, ph: dh, rep: NO_REP }
             } else {
-                let ph = and_proof_hand_adjust(pos, Hand::EMPTY);
-                self.tt.store_proof(key, ph, 0, 1);
-                Res { pn: 0, dn: INF, len: 0, ddepth: 0, ph, rep: NO_REP }
+                // Mated, or (conventions) left with futile interpositions only.
+                let ph = and_proof_hand_adjust(pos, futile_ph);
+                self.tt.store_proof(key, ph, futile_len, 1);
+                Res { pn: 0, dn: INF, len: futile_len, ddepth: 0, ph, rep: NO_REP }
             };
             return r;
         }
@@ -263,6 +279,15 @@ impl<'a> Dfpn<'a> {
             self.b.children[best].r = r;
         }
         self.pop_path();
+        if conventional_and {
+            if res.pn == 0 {
+                res.ph = and_proof_hand_adjust(pos, hand_max(res.ph, futile_ph));
+                res.len = res.len.max(futile_len);
+            } else if res.dn == 0 && res.rep == NO_REP {
+                // Which drops are futile depends on the whole hand: no superiority.
+                res.ph = hand;
+            }
+        }
 
         let amount = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
         if !self.aborted || res.pn == 0 || res.dn == 0 {

@@ -97,6 +97,17 @@ pub(super) fn key_salt(pos: &Position, attacker: Color) -> u64 {
     (packed ^ full).wrapping_mul(0x2545_f491_4f6c_dd1d) & !1 ^ attacker_salt(attacker)
 }
 
+/// Salt of a search under the composers' conventions (`conventions`) or not: the
+/// two modes give other lengths, so they keep apart in a shared table.
+#[inline]
+pub(super) fn mode_salt(salt: u64, conventions: bool) -> u64 {
+    if conventions {
+        salt ^ 0x6a09_e667_f3bc_c908 & !1
+    } else {
+        salt
+    }
+}
+
 /// Table key of the current position under `salt` (see `key_salt`).
 #[inline]
 pub(super) fn node_key(pos: &Position, salt: u64) -> u64 {

@@ -70,12 +70,19 @@ impl Solver {
         self.stats.mate_within = len;
         // Read a line while the table still holds the whole proof: the answer if the
         // shortening below cannot finish (it may overwrite parts of the proof).
+        // (By the plain rules, whose table holds the first proof: every ply counts.)
+        let conventions = std::mem::replace(&mut self.conventions, false);
         let fallback = self.bounded_greedy_line(pos, max_nodes, len);
+        self.conventions = conventions;
+        let mut tail_pairs = 0;
         self.budget = plan.nodes;
         let (line, at) = self.solution(pos, len, stop, plan, max_nodes);
-        if let Some(line) = line {
-            if is_mating_line(pos, &line) && line.len() == self.stats.mate_within as usize {
+        if let Some(pv) = line {
+            let counted = pv.iter().filter(|&&(_, c)| c).count();
+            let line: Vec<Move> = pv.iter().map(|&(m, _)| m).collect();
+            if is_mating_line(pos, &line) && counted == self.stats.mate_within as usize {
                 self.stats.exact = true;
+                self.stats.length = counted as u16;
                 return line;
             }
         }
@@ -85,11 +92,14 @@ impl Solver {
         let mut line = fallback;
         if line.is_empty() || line.len() > self.stats.mate_within as usize {
             let tighter = self.bounded_greedy_line(pos, max_nodes, self.stats.mate_within);
-            if !tighter.is_empty() && (line.is_empty() || tighter.len() < line.len()) {
+            let counted = tighter.len() - 2 * self.tail_pairs as usize;
+            if !tighter.is_empty() && (line.is_empty() || counted < line.len() - 2 * tail_pairs as usize) {
                 line = tighter;
+                tail_pairs = self.tail_pairs;
             }
         }
         if is_mating_line(pos, &line) {
+            self.stats.length = line.len() as u16 - 2 * tail_pairs;
             line
         } else {
             Vec::new()
@@ -99,7 +109,7 @@ impl Solver {
     /// Shortest mate and its best defence, starting from a proof of length `len`
     /// (`stats.mate_within` follows the shortening). `None` with the deadline of the
     /// phase that could not finish.
-    fn solution(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, plan: &Polish, max_nodes: u64) -> (Option<Vec<Move>>, Option<Instant>) {
+    fn solution(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, plan: &Polish, max_nodes: u64) -> (Option<Pv>, Option<Instant>) {
         let mut len = len;
         while len >= 3 {
             match self.ask(pos, len - 2, true, stop, plan.shortest_by, max_nodes) {
@@ -121,14 +131,14 @@ impl Solver {
     }
 
     /// Appends the best line from an OR node whose exact mate length is `len`.
-    pub(super) fn pv_or(&mut self, pos: &mut Position, len: u16, ctx: &mut PvCtx, line: &mut Vec<Move>) -> bool {
+    pub(super) fn pv_or(&mut self, pos: &mut Position, len: u16, ctx: &mut PvCtx, line: &mut Pv) -> bool {
         let mut list = MoveList::new();
         let mut kids = Vec::new();
         gen_node_moves(pos, true, &mut list, &mut kids);
         // Moves the table already proves within len-1 first.
         let hand = pos.hand(pos.side_to_move());
         kids.sort_by_key(|c| {
-            let r = self.tt.probe(board_key_after(pos, c.m, key_salt(pos, pos.side_to_move())), hand_after_attack(pos, hand, c.m), len - 1);
+            let r = self.tt.probe(board_key_after(pos, c.m, self.salt(pos, pos.side_to_move())), hand_after_attack(pos, hand, c.m), len - 1);
             if r.pn == 0 {
                 r.len as u32
             } else {
@@ -140,7 +150,7 @@ impl Solver {
             let a = self.ask(pos, len - 1, false, ctx.stop, ctx.deadline, ctx.max_nodes);
             let ok = match a {
                 Answer::Yes(_) => {
-                    line.push(c.m);
+                    line.push((c.m, true));
                     self.pv_and(pos, len - 1, ctx, line)
                 }
                 Answer::No => false,
@@ -161,19 +171,28 @@ impl Solver {
     }
 
     /// Appends the best defence line from an AND node whose exact value is `len`.
-    pub(super) fn pv_and(&mut self, pos: &mut Position, len: u16, ctx: &mut PvCtx, line: &mut Vec<Move>) -> bool {
+    pub(super) fn pv_and(&mut self, pos: &mut Position, len: u16, ctx: &mut PvCtx, line: &mut Pv) -> bool {
         let mut list = MoveList::new();
         let mut kids = Vec::new();
         gen_node_moves(pos, false, &mut list, &mut kids);
-        if kids.is_empty() {
+        let futile = if self.conventions && check_is_blockable(pos) {
+            match self.futile_squares(pos, len, ctx) {
+                Some(f) => f,
+                None => return false,
+            }
+        } else {
+            Vec::new()
+        };
+        kids.retain(|c| !(c.m.is_drop() && futile.iter().any(|&(sq, _)| sq == c.m.to())));
+        if kids.is_empty() && futile.is_empty() {
             return len == 0;
         }
-        if len < 2 {
-            return false;
-        }
-        // The longest defences are those not mated within len-3.
+        // The longest real defences are those not mated within len-3.
         let mut cands = Vec::new();
         for c in &kids {
+            if len < 2 {
+                break;
+            }
             if len < 4 {
                 cands.push(c.m);
                 continue;
@@ -191,44 +210,126 @@ impl Solver {
             }
         }
         if cands.is_empty() {
-            return false;
-        }
-        // Among equally long defences, the one leaving the attacker the fewest pieces
-        // in hand at the end (it used the most); evaluated while the budget lasts.
-        let attacker = pos.side_to_move().flip();
-        let mut best: Option<(u32, Vec<Move>)> = None;
-        for (k, &m) in cands.iter().enumerate() {
-            if k > 0 && ctx.budget == 0 {
-                break;
-            }
-            ctx.budget = ctx.budget.saturating_sub(1);
-            let mut sub = vec![m];
-            pos.do_move(m);
-            let ok = self.pv_or(pos, len - 1, ctx, &mut sub);
-            let left = if ok {
-                let mut q = pos.clone();
-                for &mm in &sub[1..] {
-                    q.do_move(mm);
-                }
-                hand_total(q.hand(attacker))
-            } else {
-                u32::MAX
+            // Only a futile interposition lasts this long: show it taken, uncounted
+            // (the one nearest the king, for the shortest line).
+            let ksq = pos.king_square(pos.side_to_move());
+            return match futile.iter().filter(|&&(_, l)| l == len).min_by_key(|&&(sq, _)| between(ksq, sq).count()) {
+                Some(&(sq, _)) => self.pv_futile(pos, sq, len, ctx, line),
+                None => false,
             };
-            pos.undo_move(m);
-            if ctx.failed {
-                return false;
-            }
-            if ok && best.as_ref().is_none_or(|(b, _)| left < *b) {
-                best = Some((left, sub));
-            }
         }
+        let best = self.best_defence(pos, &cands, len, ctx);
         match best {
-            Some((_, sub)) => {
+            Some(sub) => {
                 line.extend(sub);
                 true
             }
             None => false,
         }
+    }
+
+    /// Among equally long defences, the one leaving the attacker the fewest pieces in
+    /// hand at the end (it used the most; pieces taken from futile interpositions do
+    /// not count); evaluated while the budget lasts.
+    fn best_defence(&mut self, pos: &mut Position, cands: &[Move], len: u16, ctx: &mut PvCtx) -> Option<Pv> {
+        let attacker = pos.side_to_move().flip();
+        let mut best: Option<(u32, Pv)> = None;
+        for (k, &m) in cands.iter().enumerate() {
+            if k > 0 && ctx.budget == 0 {
+                break;
+            }
+            ctx.budget = ctx.budget.saturating_sub(1);
+            let mut sub = vec![(m, true)];
+            pos.do_move(m);
+            let ok = self.pv_or(pos, len - 1, ctx, &mut sub);
+            let left = if ok {
+                let mut q = pos.clone();
+                for &(mm, _) in &sub[1..] {
+                    q.do_move(mm);
+                }
+                let uncounted = sub.iter().filter(|&&(_, c)| !c).count() as u32 / 2;
+                hand_total(q.hand(attacker)) - uncounted
+            } else {
+                u32::MAX
+            };
+            pos.undo_move(m);
+            if ctx.failed {
+                return None;
+            }
+            if ok && best.as_ref().is_none_or(|(b, _)| left < *b) {
+                best = Some((left, sub));
+            }
+        }
+        best.map(|(_, sub)| sub)
+    }
+
+    /// The squares where an interposition is futile at this AND node (value `len`),
+    /// each with the length of the mate after it is taken; `None` if undecided.
+    fn futile_squares(&mut self, pos: &mut Position, len: u16, ctx: &mut PvCtx) -> Option<Vec<(Square, u16)>> {
+        let ksq = pos.king_square(pos.side_to_move());
+        let mut out = Vec::new();
+        for sq in between(ksq, pos.checkers().lsb()).iter() {
+            let found = futile::with_checker_on(pos, sq, |p, _| match self.ask(p, len, false, ctx.stop, ctx.deadline, ctx.max_nodes) {
+                Answer::Yes(l) => Some(Some(l)),
+                Answer::No => None,
+                Answer::Unknown => Some(None),
+            });
+            match found {
+                Some(Some(l)) => out.push((sq, l)),
+                Some(None) => {
+                    ctx.failed = true;
+                    return None;
+                }
+                None => {}
+            }
+        }
+        Some(out)
+    }
+
+    /// Appends a futile interposition on `sq`, the checker taking it (both uncounted),
+    /// and the line after it, from an AND node of value `len`.
+    fn pv_futile(&mut self, pos: &mut Position, sq: Square, len: u16, ctx: &mut PvCtx, line: &mut Pv) -> bool {
+        let Some(drop) = movegen::legal_moves(pos).iter().copied().find(|m| m.is_drop() && m.to() == sq) else {
+            return false;
+        };
+        let checker = pos.checkers().lsb();
+        pos.do_move(drop);
+        let mut ok = false;
+        for promote in [true, false] {
+            let take = Move::normal(checker, sq, promote);
+            if !movegen::is_legal(pos, take) {
+                continue;
+            }
+            pos.do_move(take);
+            let mut sub = vec![(drop, false), (take, false)];
+            ok = self.exact_and_value(pos, len, ctx).is_some_and(|l| self.pv_and(pos, l, ctx, &mut sub));
+            pos.undo_move(take);
+            if ok {
+                line.extend(sub);
+                break;
+            }
+            if ctx.failed {
+                break;
+            }
+        }
+        pos.undo_move(drop);
+        ok
+    }
+
+    /// The exact value of an AND node known to be mated within `len`.
+    fn exact_and_value(&mut self, pos: &mut Position, len: u16, ctx: &mut PvCtx) -> Option<u16> {
+        let mut l = len;
+        while l >= 2 {
+            match self.ask(pos, l - 2, false, ctx.stop, ctx.deadline, ctx.max_nodes) {
+                Answer::Yes(x) => l = x.min(l - 2),
+                Answer::No => break,
+                Answer::Unknown => {
+                    ctx.failed = true;
+                    return None;
+                }
+            }
+        }
+        Some(l)
     }
 
     /// A mating line read from the table (proved children), used when the exact
@@ -251,6 +352,7 @@ impl Solver {
     pub(super) fn greedy_line(&mut self, pos: &mut Position, max_nodes: u64, bound: u16) -> Vec<Move> {
         let never = AtomicBool::new(false);
         self.budget = u64::MAX;
+        self.tail_pairs = 0;
         let mut line = Vec::new();
         let mut p = pos.clone();
         let mut or_node = true;
@@ -272,7 +374,7 @@ impl Solver {
             let mut pick: Option<(Move, u16)> = None;
             for c in &kids {
                 let ch = if or_node { hand_after_attack(&p, hand, c.m) } else { hand };
-                let mut r = self.tt.probe(board_key_after(&p, c.m, key_salt(&p, attacker)), ch, d);
+                let mut r = self.tt.probe(board_key_after(&p, c.m, self.salt(&p, attacker)), ch, d);
                 if r.pn != 0 && !or_node {
                     // Unknown defence: settle it with a bounded search.
                     p.do_move(c.m);
@@ -304,6 +406,14 @@ impl Solver {
                     }
                 }
             }
+            if pick.is_none() && !or_node && self.conventions {
+                // Conventionally mated already: show the futile interpositions taken.
+                if let Some(tail) = futile::futile_tail(&mut p) {
+                    self.tail_pairs = tail.len() as u16 / 2;
+                    line.extend(tail);
+                }
+                break;
+            }
             let Some((m, l)) = pick else { break };
             left = l;
             line.push(m);
@@ -319,6 +429,10 @@ impl Solver {
         }
     }
 }
+
+/// A solution line: each move with whether it counts (futile interpositions and
+/// their captures do not, under the conventions).
+pub(super) type Pv = Vec<(Move, bool)>;
 
 pub(super) struct PvCtx<'a> {
     pub(super) stop: &'a AtomicBool,

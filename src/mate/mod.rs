@@ -22,18 +22,20 @@
 //!   table replacement (no infinite loop from inconsistent table reads).
 //!
 //! Files: `keys` (hand arithmetic, salted keys), `table` (the transposition table),
-//! `dfpn` (the proof-number search), `line` (shortest mate and solution line); this
+//! `dfpn` (the proof-number search), `line` (shortest mate and solution line), `futile`
+//! (futile interpositions, for the composers' conventions: `Conventions`); this
 //! file holds the `Solver` front end. Uses `core`, `position` and `movegen`.
 
 use crate::core::attacks::between;
 use crate::movegen::{self, GenType, MoveList};
 use crate::position::Position;
-use crate::core::types::{Color, Hand, Move, Piece, PieceType};
+use crate::core::types::{Color, Hand, Move, Piece, PieceType, Square};
 use crate::core::zobrist;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 mod dfpn;
+mod futile;
 mod keys;
 mod line;
 mod table;
@@ -72,6 +74,36 @@ pub enum MateResult {
     Timeout,
 }
 
+/// When the solver follows the composers' conventions (futile interpositions are no
+/// defence and are not counted): always, never, or for tsume proper, where the
+/// attacker has no king. The playing search never does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Conventions {
+    On,
+    Off,
+    Auto,
+}
+
+impl Conventions {
+    /// Whether a problem with the attacker to move in `pos` is solved by them.
+    pub fn applies_to(self, pos: &Position) -> bool {
+        match self {
+            Conventions::On => true,
+            Conventions::Off => false,
+            Conventions::Auto => !pos.has_king(pos.side_to_move()),
+        }
+    }
+
+    /// The USI option value (`TsumeConventions`) naming this setting.
+    pub fn usi_name(self) -> &'static str {
+        match self {
+            Conventions::On => "On",
+            Conventions::Off => "Off",
+            Conventions::Auto => "Auto",
+        }
+    }
+}
+
 /// Search statistics of the last solve.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
@@ -92,6 +124,11 @@ pub struct Stats {
     /// Why a returned mate is not proved shortest (`None` when it is): "out of time",
     /// "stopped" or "node limit".
     pub bound_reason: Option<&'static str>,
+    /// Plies of the returned line that count: all of them, except under the composers'
+    /// conventions, where futile interpositions and their captures do not.
+    pub length: u16,
+    /// Whether the solve followed the composers' conventions.
+    pub conventions: bool,
 }
 
 
@@ -104,6 +141,11 @@ pub struct Solver {
     bufs: Buffers,
     /// Statistics of the last call.
     pub stats: Stats,
+    /// Solve by the composers' conventions (futile interpositions are no defence and
+    /// are not counted); see `futile`.
+    conventions: bool,
+    /// Futile interposition pairs at the end of the last table-read line (uncounted).
+    tail_pairs: u16,
 }
 
 /// How a bounded question ended.
@@ -117,18 +159,36 @@ enum Answer {
 impl Solver {
     /// A solver with a table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Solver {
-        Solver { tt: MateTable::new(hash_mb), budget: u64::MAX, bufs: Buffers::default(), stats: Stats::default() }
+        Solver { tt: MateTable::new(hash_mb), budget: u64::MAX, bufs: Buffers::default(), stats: Stats::default(), conventions: false, tail_pairs: 0 }
     }
 
     /// A solver with a small table fit for `max_nodes`-node probes.
     pub fn for_nodes(max_nodes: u64) -> Solver {
-        Solver { tt: MateTable::with_entries((max_nodes as usize).saturating_mul(2)), budget: u64::MAX, bufs: Buffers::default(), stats: Stats::default() }
+        Solver {
+            tt: MateTable::with_entries((max_nodes as usize).saturating_mul(2)),
+            budget: u64::MAX,
+            bufs: Buffers::default(),
+            stats: Stats::default(),
+            conventions: false,
+            tail_pairs: 0,
+        }
+    }
+
+    /// Solves by the composers' conventions from now on (`true`) or by the plain game
+    /// rules (`false`, the default and what the playing search uses).
+    pub fn set_conventions(&mut self, on: bool) {
+        self.conventions = on;
+    }
+
+    /// Key salt of this solver's searches with `attacker` attacking in `pos`.
+    fn salt(&self, pos: &Position, attacker: Color) -> u64 {
+        mode_salt(key_salt(pos, attacker), self.conventions)
     }
 
     /// Is there a mate within `depth` plies (`or_node`: attacker to move)?
     fn ask(&mut self, pos: &mut Position, depth: u16, or_node: bool, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Answer {
         let bufs = std::mem::take(&mut self.bufs);
-        let mut s = Dfpn::new(&mut self.tt, bufs, stop, deadline, max_nodes.min(self.budget));
+        let mut s = Dfpn::new(&mut self.tt, bufs, stop, deadline, max_nodes.min(self.budget), self.conventions);
         let r = s.run(pos, depth, or_node);
         self.bufs = std::mem::take(&mut s.b);
         self.stats.nodes += s.nodes;
@@ -147,11 +207,17 @@ impl Solver {
     /// Solves `pos` (attacker = side to move) within the limits.
     pub fn solve(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64) -> MateResult {
         let start = Instant::now();
-        self.stats = Stats::default();
+        self.stats = Stats { conventions: self.conventions, ..Stats::default() };
         self.budget = u64::MAX;
         let deadline = time_limit.map(|t| start + t);
         let mut p = pos.clone();
-        let res = match self.ask(&mut p, MAX_DEPTH, true, stop, deadline, max_nodes) {
+        // The first proof by the plain rules: a mate exists by the conventions exactly
+        // when it does by the rules, and within the same length, and the plain search
+        // has no futility tests to pay for. The conventions shorten it afterwards.
+        let conventions = std::mem::replace(&mut self.conventions, false);
+        let first = self.ask(&mut p, MAX_DEPTH, true, stop, deadline, max_nodes);
+        self.conventions = conventions;
+        let res = match first {
             Answer::No => MateResult::NoMate,
             Answer::Unknown => MateResult::Timeout,
             Answer::Yes(len) => {
@@ -193,7 +259,7 @@ impl Solver {
         let hand = p.hand(p.side_to_move());
         kids.iter()
             .filter_map(|c| {
-                let r = self.tt.probe(board_key_after(p, c.m, key_salt(p, p.side_to_move())), hand_after_attack(p, hand, c.m), depth - 1);
+                let r = self.tt.probe(board_key_after(p, c.m, self.salt(p, p.side_to_move())), hand_after_attack(p, hand, c.m), depth - 1);
                 (r.pn == 0).then_some((r.len, c.m))
             })
             .min_by_key(|&(l, _)| l)
@@ -204,15 +270,16 @@ impl Solver {
 
 /// Solves `pos` (attacker = side to move) within `time_limit` (None = infinite), polling `stop`.
 pub fn solve(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, hash_mb: usize) -> MateResult {
-    solve_with_stats(pos, time_limit, stop, hash_mb).0
+    solve_with_stats(pos, time_limit, stop, hash_mb, Conventions::Off).0
 }
 
 /// Like `solve`, also returning the search statistics. The deep stack is reserved
 /// before the table, so that a table as large as memory allows still leaves room
 /// for it.
-pub fn solve_with_stats(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, hash_mb: usize) -> (MateResult, Stats) {
+pub fn solve_with_stats(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, hash_mb: usize, conventions: Conventions) -> (MateResult, Stats) {
     on_deep_stack(|| {
         let mut solver = Solver::new(hash_mb);
+        solver.set_conventions(conventions.applies_to(pos));
         let r = solver.solve(pos, time_limit, stop, u64::MAX);
         (r, solver.stats)
     })

@@ -60,6 +60,8 @@ pub struct Config {
     pub use_nnue: bool,
     /// Keep the move-ordering statistics from one search to the next (data generation).
     pub keep_history: bool,
+    /// When `go mate` follows the composers' conventions (the search itself never does).
+    pub tsume_conventions: crate::mate::Conventions,
 }
 
 impl Default for Config {
@@ -76,6 +78,7 @@ impl Default for Config {
             verbose: true,
             use_nnue: true,
             keep_history: false,
+            tsume_conventions: crate::mate::Conventions::Auto,
         }
     }
 }

@@ -70,12 +70,19 @@ pub fn mate_length_note(r: &MateResult, st: &Stats) -> Option<String> {
     if line.is_empty() {
         return None;
     }
+    let shown = if st.conventions && st.length as usize != line.len() {
+        format!(" by the composers' conventions (the line's {} plies include futile interpositions, not counted)", line.len())
+    } else if st.conventions {
+        " by the composers' conventions".to_string()
+    } else {
+        String::new()
+    };
     Some(if st.exact {
-        format!("mate in {} plies, proved shortest", line.len())
+        format!("mate in {} plies{shown}, proved shortest", st.length)
     } else {
         format!(
-            "mate line of {} plies, not proved shortest ({}): an upper bound, mate proved within {} plies",
-            line.len(),
+            "mate line of {} plies{shown}, not proved shortest ({}): an upper bound, mate proved within {} plies",
+            st.length,
             st.bound_reason.unwrap_or("out of time"),
             st.mate_within
         )

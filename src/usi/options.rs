@@ -5,6 +5,7 @@
 
 use crate::book::BookSession;
 use crate::engine::Engine;
+use crate::mate::Conventions;
 use crate::search::EnteringKingRule;
 use std::fmt::Write;
 
@@ -23,6 +24,7 @@ struct OptDef {
 }
 
 const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27"];
+const TSUME_CONVENTIONS_VARS: &[&str] = &["Auto", "On", "Off"];
 
 /// Prefix of the search constants' options in a tuning build (`--features tune`).
 #[cfg(feature = "tune")]
@@ -47,6 +49,7 @@ const OPTIONS: &[OptDef] = &[
     OptDef { name: "NodesLimit", kind: OptKind::Spin(0, 1_000_000_000_000), default: "0" },
     OptDef { name: "UseNNUE", kind: OptKind::Check, default: "true" },
     OptDef { name: "EvalFile", kind: OptKind::String, default: EMBEDDED_NET },
+    OptDef { name: "TsumeConventions", kind: OptKind::Combo(TSUME_CONVENTIONS_VARS), default: "Auto" },
 ];
 
 /// The `id`, `option` and `usiok` lines answering `usi`.
@@ -129,11 +132,15 @@ fn apply(engine: &mut Engine, def: &OptDef, value: &str) -> Result<Option<String
             let Some(v) = vars.iter().find(|v| v.eq_ignore_ascii_case(value)) else {
                 return Err(format!("'{value}' is not one of {}", vars.join(", ")));
             };
-            engine.config.entering_king = match *v {
-                "NoEnteringKing" => EnteringKingRule::None,
-                "CSARule24" => EnteringKingRule::Csa24,
-                _ => EnteringKingRule::Csa27,
-            };
+            let cfg = &mut engine.config;
+            match (def.name, *v) {
+                ("TsumeConventions", "On") => cfg.tsume_conventions = Conventions::On,
+                ("TsumeConventions", "Off") => cfg.tsume_conventions = Conventions::Off,
+                ("TsumeConventions", _) => cfg.tsume_conventions = Conventions::Auto,
+                (_, "NoEnteringKing") => cfg.entering_king = EnteringKingRule::None,
+                (_, "CSARule24") => cfg.entering_king = EnteringKingRule::Csa24,
+                _ => cfg.entering_king = EnteringKingRule::Csa27,
+            }
         }
     }
     Ok(None)
