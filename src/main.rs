@@ -268,11 +268,13 @@ struct MateProblem {
     sfen: String,
     plies: Option<usize>,
     label: String,
+    /// The published solution (USI moves), when the file gives one.
+    solution: Option<String>,
 }
 
 fn read_mate_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<MateProblem>, String> {
     if let Some(s) = sfen {
-        return Ok(vec![MateProblem { id: 0, sfen: s, plies: None, label: "sfen".to_string() }]);
+        return Ok(vec![MateProblem { id: 0, sfen: s, plies: None, label: "sfen".to_string(), solution: None }]);
     }
     let Some(path) = file else { return Err("give --sfen or --file".to_string()) };
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
@@ -288,9 +290,26 @@ fn read_mate_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<
             _ => None,
         };
         let label = parts.get(3).filter(|l| !l.is_empty()).map(|l| l.to_string()).unwrap_or_else(|| format!("line{}", no + 1));
-        out.push(MateProblem { id: out.len(), sfen: parts[0].to_string(), plies, label });
+        let solution = parts.get(2).filter(|t| !t.is_empty() && **t != "-").map(|t| t.to_string());
+        out.push(MateProblem { id: out.len(), sfen: parts[0].to_string(), plies, label, solution });
     }
     Ok(out)
+}
+
+/// Where Hisha's `line` first departs from a `published` solution (USI moves), said
+/// so that a reader can tell a convention from a flaw: the ply, both moves, and whose
+/// move it is.
+fn first_difference(published: &str, line: &[hisha::core::types::Move]) -> Option<String> {
+    let ours: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    let theirs: Vec<&str> = published.split_whitespace().collect();
+    let k = ours.iter().zip(&theirs).take_while(|(a, b)| a == *b).count();
+    let side = if k % 2 == 0 { "attacker" } else { "defence" };
+    match (ours.get(k), theirs.get(k)) {
+        (Some(a), Some(b)) => Some(format!("first difference at ply {}: published {b}, Hisha's {side} {a}", k + 1)),
+        (Some(a), None) => Some(format!("Hisha's line goes on after the published one ends, at ply {}: {a}", k + 1)),
+        (None, Some(b)) => Some(format!("Hisha's line ends at ply {k}, the published one goes on with {b}")),
+        (None, None) => None,
+    }
 }
 
 /// The flags of `hisha mate` besides the problems.
@@ -378,12 +397,21 @@ fn run_mate(sfen: Option<String>, file: Option<String>, settings: MateSettings) 
                 expect.push_str(&format!(" [{} plies by the composers' conventions: the line shows {} futile interpositions taken]", st.length, (line.len() - st.length as usize) / 2));
             }
         }
+        let mut difference = None;
+        if let (hisha::mate::MateResult::Mate(line), Some(published), Some(e)) = (&r, &p.solution, p.plies) {
+            if e != st.length as usize {
+                difference = first_difference(published, line);
+                if let Some(d) = &difference {
+                    expect.push_str(&format!(" [{d}]"));
+                }
+            }
+        }
         let answer = hisha::usi::info::checkmate_line(&r);
         if json {
             let v = serde_json::json!({ "type": "problem", "problem": p.id, "label": p.label, "verdict": verdict,
                 "answer": answer, "expected_plies": p.plies, "exact": st.exact,
                 "mate_within": st.mate_within, "bound_reason": st.bound_reason,
-                "conventions": st.conventions, "counted_plies": st.length });
+                "conventions": st.conventions, "counted_plies": st.length, "difference": difference });
             println!("{v}");
         } else {
             println!(

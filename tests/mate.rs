@@ -407,3 +407,23 @@ fn usi_go_mate_follows_the_tsume_conventions_option() {
     assert_eq!(l.last().map(|a| a.split(' ').count()), Some(16), "{l:?}");
     e.send("quit");
 }
+
+#[test]
+fn a_defence_two_plies_longer_with_pieces_to_spare_is_not_the_solution() {
+    // Shogi Zuko 15 after 26 plies of its published solution. By the rules the longest
+    // defence, 8b9b, lasts 5 plies and leaves the attacker a gold in hand; the composers
+    // count the 3-ply line that uses every piece (the book gives 5a7c+ 8b7c G*8c).
+    let sfen = "4B4/1k2l4/4G4/nPp+p5/9/9/9/9/9 b G2rb2g4s3n3l15p 27";
+    let (r, st) = solve_by(sfen, false);
+    let MateResult::Mate(line) = r else { panic!("{r:?}") };
+    assert_eq!((line.len(), st.length, st.exact), (5, 5, true));
+    let (r, st) = solve_by(sfen, true);
+    let MateResult::Mate(line) = r else { panic!("{r:?}") };
+    assert_mating_line(sfen, &line, "conventions");
+    assert_eq!((line.len(), st.length, st.mate_within, st.exact), (3, 3, 5, true));
+    let mut end = Position::from_sfen(sfen).expect("sfen");
+    line.iter().for_each(|&m| end.do_move(m));
+    assert_eq!(end.hand(hisha::core::types::Color::Black), hisha::core::types::Hand::EMPTY, "pieces to spare");
+    let note = mate_length_note(&MateResult::Mate(line), &st).expect("note");
+    assert!(note.contains("a defence lasting 5 plies leaves the attacker pieces to spare"), "{note}");
+}

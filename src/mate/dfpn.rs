@@ -215,9 +215,13 @@ impl<'a> Dfpn<'a> {
         let base = self.b.children.len();
         gen_node_moves(pos, or_node, &mut self.scratch, &mut self.b.children);
         let mut n = self.b.children.len() - base;
+        // Conventions: a drop's square is tested for futility only when the drop would
+        // refute the node; out of budget that is at once, when every evasion is a drop.
         let conventional_and = self.conventions && !or_node && check_is_blockable(pos);
-        let (futile_ph, futile_len) =
-            if conventional_and { self.remove_futile_drops(pos, base, &mut n, ply, depth) } else { (Hand::EMPTY, 0) };
+        let (mut futile_ph, mut futile_len) = (Hand::EMPTY, 0);
+        if conventional_and && depth < 2 && self.b.children[base..base + n].iter().all(|c| c.m.is_drop()) {
+            (futile_ph, futile_len) = self.remove_futile_drops(pos, (base, &mut n), (ply, depth), |_| true);
+        }
         if n == 0 {
             let r = if or_node {
                 let dh = or_disproof_hand_adjust(pos, all_hand_pieces(pos));
@@ -255,10 +259,20 @@ impl<'a> Dfpn<'a> {
             c.hand = chand;
             c.r = r;
         }
+        if conventional_and {
+            let (h, l) = self.remove_futile_drops(pos, (base, &mut n), (ply, depth), |c| c.r.dn == 0);
+            futile_ph = hand_max(futile_ph, h);
+            futile_len = futile_len.max(l);
+        }
 
         self.push_path(key, hand);
         let mut res;
         loop {
+            if n == 0 {
+                // Conventions: only futile interpositions were left.
+                res = Res { pn: 0, dn: INF, len: futile_len, ddepth: 0, ph: futile_ph, rep: NO_REP };
+                break;
+            }
             res = self.node_numbers(pos, base, n, or_node, ply, hand);
             if res.pn >= th_pn || res.dn >= th_dn || self.aborted {
                 break;
@@ -277,6 +291,12 @@ impl<'a> Dfpn<'a> {
             let r = self.mid(pos, cth_pn, cth_dn, ply + 1, cdepth, !or_node);
             pos.undo_move(c.m);
             self.b.children[best].r = r;
+            if conventional_and && c.m.is_drop() && r.dn == 0 {
+                let sq = c.m.to();
+                let (h, l) = self.remove_futile_drops(pos, (base, &mut n), (ply, depth), |d| d.m.to() == sq);
+                futile_ph = hand_max(futile_ph, h);
+                futile_len = futile_len.max(l);
+            }
         }
         self.pop_path();
         if conventional_and {

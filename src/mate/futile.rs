@@ -19,7 +19,7 @@ use crate::core::types::Square;
 
 /// Nodes one futility test may spend (most futile interpositions are taken and mated
 /// at once; a test that needs more counts the interposition as a real defence).
-const FUTILITY_NODES: u64 = 2000;
+const FUTILITY_NODES: u64 = 500;
 
 /// Slots of the cache of futility tests given up (node limit) in this search.
 pub(super) const GAVE_UP_SLOTS: usize = 4096;
@@ -52,31 +52,36 @@ pub(super) fn with_checker_on<T>(pos: &mut Position, sq: Square, mut f: impl FnM
 
 impl Dfpn<'_> {
     /// Takes the drops on squares where an interposition is futile out of this AND
-    /// node's children (`base..base + *n`, `pos` in check by a distant slider).
-    /// Returns the proof hand and the length that the futility proofs need.
-    pub(super) fn remove_futile_drops(&mut self, pos: &mut Position, base: usize, n: &mut usize, ply: u16, depth: u16) -> (Hand, u16) {
+    /// node's children (`base..base + *n`, `pos` in check by a distant slider), testing
+    /// the squares of the drops that `worth_testing` picks. Returns the proof hand and
+    /// the length that the futility proofs need.
+    pub(super) fn remove_futile_drops(
+        &mut self,
+        pos: &mut Position,
+        (base, n): (usize, &mut usize),
+        (ply, depth): (u16, u16),
+        worth_testing: impl Fn(&Child) -> bool,
+    ) -> (Hand, u16) {
         let (mut ph, mut len) = (Hand::EMPTY, 0u16);
-        let (mut futile, mut real) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        let mut squares = Bitboard::EMPTY;
+        for c in &self.b.children[base..base + *n] {
+            if c.m.is_drop() && worth_testing(c) {
+                squares = squares.with(c.m.to());
+            }
+        }
+        let mut futile = Bitboard::EMPTY;
+        for sq in squares.iter() {
+            if let Some((h, l)) = self.futility_proof(pos, sq, ply, depth) {
+                futile = futile.with(sq);
+                ph = hand_max(ph, h);
+                len = len.max(l);
+            }
+        }
+        // Nested searches have truncated the buffer back to this frame's end.
         let mut i = base;
         while i < base + *n {
             let m = self.b.children[i].m;
-            if !m.is_drop() {
-                i += 1;
-                continue;
-            }
-            let sq = m.to();
-            if !futile.has(sq) && !real.has(sq) {
-                match self.futility_proof(pos, sq, ply, depth) {
-                    Some((h, l)) => {
-                        futile = futile.with(sq);
-                        ph = hand_max(ph, h);
-                        len = len.max(l);
-                    }
-                    None => real = real.with(sq),
-                }
-            }
-            if futile.has(sq) {
-                // Nested searches have truncated the buffer back to this frame's end.
+            if m.is_drop() && futile.has(m.to()) {
                 self.b.children.swap_remove(i);
                 *n -= 1;
             } else {

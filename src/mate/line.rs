@@ -80,7 +80,10 @@ impl Solver {
         if let Some(pv) = line {
             let counted = pv.iter().filter(|&&(_, c)| c).count();
             let line: Vec<Move> = pv.iter().map(|&(m, _)| m).collect();
-            if is_mating_line(pos, &line) && counted == self.stats.mate_within as usize {
+            // By the conventions a solution may stop short of the longest defence (one
+            // that leaves the attacker spare pieces); it is still the exact answer.
+            let mate_within = self.stats.mate_within as usize;
+            if is_mating_line(pos, &line) && (counted == mate_within || self.conventions && counted < mate_within) {
                 self.stats.exact = true;
                 self.stats.length = counted as u16;
                 return line;
@@ -218,20 +221,46 @@ impl Solver {
                 None => false,
             };
         }
-        let best = self.best_defence(pos, &cands, len, ctx);
-        match best {
-            Some(sub) => {
-                line.extend(sub);
-                true
+        let Some((left, mut best)) = self.best_defence(pos, &cands, len, ctx) else { return false };
+        if self.conventions && left > 0 && len >= 4 {
+            // Composers' rule: a defence two plies longer that ends with pieces to spare
+            // does not make the solution; one that uses every piece does.
+            if let Some((0, shorter)) = self.shorter_defence(pos, &kids, len - 2, ctx) {
+                best = shorter;
             }
-            None => false,
         }
+        line.extend(best);
+        !ctx.failed
+    }
+
+    /// The best defence among those worth exactly `len` plies here (evasions `kids`),
+    /// with the pieces it leaves the attacker; see `best_defence`.
+    fn shorter_defence(&mut self, pos: &mut Position, kids: &[Child], len: u16, ctx: &mut PvCtx) -> Option<(u32, Pv)> {
+        let mut cands = Vec::new();
+        for c in kids {
+            pos.do_move(c.m);
+            let within = self.ask(pos, len - 1, true, ctx.stop, ctx.deadline, ctx.max_nodes);
+            let shorter = if len >= 4 { self.ask(pos, len - 3, true, ctx.stop, ctx.deadline, ctx.max_nodes) } else { Answer::No };
+            pos.undo_move(c.m);
+            match (within, shorter) {
+                (Answer::Yes(_), Answer::No) => cands.push(c.m),
+                (Answer::Unknown, _) | (_, Answer::Unknown) => {
+                    ctx.failed = true;
+                    return None;
+                }
+                _ => {}
+            }
+        }
+        if cands.is_empty() {
+            return None;
+        }
+        self.best_defence(pos, &cands, len, ctx)
     }
 
     /// Among equally long defences, the one leaving the attacker the fewest pieces in
     /// hand at the end (it used the most; pieces taken from futile interpositions do
     /// not count); evaluated while the budget lasts.
-    fn best_defence(&mut self, pos: &mut Position, cands: &[Move], len: u16, ctx: &mut PvCtx) -> Option<Pv> {
+    fn best_defence(&mut self, pos: &mut Position, cands: &[Move], len: u16, ctx: &mut PvCtx) -> Option<(u32, Pv)> {
         let attacker = pos.side_to_move().flip();
         let mut best: Option<(u32, Pv)> = None;
         for (k, &m) in cands.iter().enumerate() {
@@ -260,7 +289,7 @@ impl Solver {
                 best = Some((left, sub));
             }
         }
-        best.map(|(_, sub)| sub)
+        best
     }
 
     /// The squares where an interposition is futile at this AND node (value `len`),

@@ -77,8 +77,13 @@ pub fn mate_length_note(r: &MateResult, st: &Stats) -> Option<String> {
     } else {
         String::new()
     };
+    let spare = if st.exact && st.mate_within > st.length {
+        format!(" (a defence lasting {} plies leaves the attacker pieces to spare)", st.mate_within)
+    } else {
+        String::new()
+    };
     Some(if st.exact {
-        format!("mate in {} plies{shown}, proved shortest", st.length)
+        format!("mate in {} plies{shown}, proved shortest{spare}", st.length)
     } else {
         format!(
             "mate line of {} plies{shown}, not proved shortest ({}): an upper bound, mate proved within {} plies",
