@@ -24,6 +24,11 @@ const FUTILITY_NODES: u64 = 500;
 /// Slots of the cache of futility tests given up (node limit) in this search.
 pub(super) const GAVE_UP_SLOTS: usize = 4096;
 
+/// The legal moves of the piece on `from` to `sq`, promoting first.
+pub(super) fn moves_onto(pos: &Position, from: Square, sq: Square) -> impl Iterator<Item = Move> {
+    [true, false].map(|p| Move::normal(from, sq, p)).map(|m| movegen::is_legal(pos, m).then_some(m)).into_iter().flatten()
+}
+
 /// Calls `f` on the position an interposition on `sq` leaves once the checker takes it,
 /// less the captured piece: the checker moved onto `sq` (promoted, then unpromoted,
 /// where legal) with the defender to move and still in check. Stops at the first
@@ -32,11 +37,7 @@ pub(super) fn with_checker_on<T>(pos: &mut Position, sq: Square, mut f: impl FnM
     let checker = pos.checkers().lsb();
     pos.do_null_move();
     let mut out = None;
-    for promote in [true, false] {
-        let m = Move::normal(checker, sq, promote);
-        if !movegen::is_legal(pos, m) {
-            continue;
-        }
+    for m in moves_onto(pos, checker, sq) {
         pos.do_move(m);
         if pos.in_check() {
             out = f(pos, m);
@@ -172,8 +173,7 @@ pub(super) fn futile_tail(pos: &mut Position) -> Option<Vec<Move>> {
         let Some(&drop) = evasions.iter().min_by_key(|m| between(ksq, m.to()).count()) else { break false };
         pos.do_move(drop);
         played.push(drop);
-        let take = [true, false].map(|p| Move::normal(checker, drop.to(), p)).into_iter().find(|&m| movegen::is_legal(pos, m));
-        let Some(take) = take else { break false };
+        let Some(take) = moves_onto(pos, checker, drop.to()).next() else { break false };
         pos.do_move(take);
         played.push(take);
         if !pos.in_check() {

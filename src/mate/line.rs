@@ -324,11 +324,7 @@ impl Solver {
         let checker = pos.checkers().lsb();
         pos.do_move(drop);
         let mut ok = false;
-        for promote in [true, false] {
-            let take = Move::normal(checker, sq, promote);
-            if !movegen::is_legal(pos, take) {
-                continue;
-            }
+        for take in futile::moves_onto(pos, checker, sq) {
             pos.do_move(take);
             let mut sub = vec![(drop, false), (take, false)];
             ok = self.exact_and_value(pos, len, ctx).is_some_and(|l| self.pv_and(pos, l, ctx, &mut sub));
