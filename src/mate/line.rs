@@ -190,28 +190,8 @@ impl Solver {
         if kids.is_empty() && futile.is_empty() {
             return len == 0;
         }
-        // The longest real defences are those not mated within len-3.
-        let mut cands = Vec::new();
-        for c in &kids {
-            if len < 2 {
-                break;
-            }
-            if len < 4 {
-                cands.push(c.m);
-                continue;
-            }
-            pos.do_move(c.m);
-            let a = self.ask(pos, len - 3, true, ctx.stop, ctx.deadline, ctx.max_nodes);
-            pos.undo_move(c.m);
-            match a {
-                Answer::Yes(_) => {}
-                Answer::No => cands.push(c.m),
-                Answer::Unknown => {
-                    ctx.failed = true;
-                    return false;
-                }
-            }
-        }
+        // The longest real defences: every one is mated within len-1.
+        let Some(cands) = self.defences_lasting(pos, &kids, len, true, ctx) else { return false };
         if cands.is_empty() {
             // Only a futile interposition lasts this long: show it taken, uncounted
             // (the one nearest the king, for the shortest line).
@@ -236,14 +216,32 @@ impl Solver {
     /// The best defence among those worth exactly `len` plies here (evasions `kids`),
     /// with the pieces it leaves the attacker; see `best_defence`.
     fn shorter_defence(&mut self, pos: &mut Position, kids: &[Child], len: u16, ctx: &mut PvCtx) -> Option<(u32, Pv)> {
-        let mut cands = Vec::new();
+        let cands = self.defences_lasting(pos, kids, len, false, ctx)?;
+        if cands.is_empty() {
+            return None;
+        }
+        self.best_defence(pos, &cands, len, ctx)
+    }
+
+    /// The evasions among `kids` after which the mate takes exactly `len - 1` more
+    /// plies: not mated within `len - 3`, but within `len - 1` (taken as known when
+    /// `known_within`). `None` once a question stays undecided (`ctx.failed` is set).
+    fn defences_lasting(&mut self, pos: &mut Position, kids: &[Child], len: u16, known_within: bool, ctx: &mut PvCtx) -> Option<Vec<Move>> {
+        let mut out = Vec::new();
+        if len < 2 {
+            return Some(out);
+        }
         for c in kids {
+            if known_within && len < 4 {
+                out.push(c.m);
+                continue;
+            }
             pos.do_move(c.m);
-            let within = self.ask(pos, len - 1, true, ctx.stop, ctx.deadline, ctx.max_nodes);
+            let within = if known_within { Answer::Yes(len - 1) } else { self.ask(pos, len - 1, true, ctx.stop, ctx.deadline, ctx.max_nodes) };
             let shorter = if len >= 4 { self.ask(pos, len - 3, true, ctx.stop, ctx.deadline, ctx.max_nodes) } else { Answer::No };
             pos.undo_move(c.m);
             match (within, shorter) {
-                (Answer::Yes(_), Answer::No) => cands.push(c.m),
+                (Answer::Yes(_), Answer::No) => out.push(c.m),
                 (Answer::Unknown, _) | (_, Answer::Unknown) => {
                     ctx.failed = true;
                     return None;
@@ -251,10 +249,7 @@ impl Solver {
                 _ => {}
             }
         }
-        if cands.is_empty() {
-            return None;
-        }
-        self.best_defence(pos, &cands, len, ctx)
+        Some(out)
     }
 
     /// Among equally long defences, the one leaving the attacker the fewest pieces in

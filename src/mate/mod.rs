@@ -93,15 +93,6 @@ impl Conventions {
             Conventions::Auto => !pos.has_king(pos.side_to_move()),
         }
     }
-
-    /// The USI option value (`TsumeConventions`) naming this setting.
-    pub fn usi_name(self) -> &'static str {
-        match self {
-            Conventions::On => "On",
-            Conventions::Off => "Off",
-            Conventions::Auto => "Auto",
-        }
-    }
 }
 
 /// Search statistics of the last solve.
