@@ -1,5 +1,5 @@
 //! Alpha-beta search: iterative deepening with aspiration windows and MultiPV
-//! (`think`), the per-thread tree search with its pruning, reductions and extensions
+//! (`think`), the per-thread tree search with its pruning and reductions
 //! (`worker`) with its tunable constants (`params`), move ordering (`movepick`, `history`), time decisions (`time`), the state
 //! shared between threads and the protocol (`shared`), the transposition table (`tt`)
 //! and what the search reports to its caller (`report`). Lazy SMP runs several workers

@@ -1,6 +1,5 @@
-//! One search thread: the tree search (`search`) with its pruning, reductions and
-//! extensions, quiescence search (`qsearch`), the evaluation state kept along the
-//! current line, and the per-ply stacks (killers, PV, evaluations). Uses the rest of
+//! One search thread: the tree search (`search`) with its pruning and reductions,
+//! quiescence search (`qsearch`), the evaluation state kept along the current line, and the per-ply stacks (killers, PV, evaluations). Uses the rest of
 //! `search`, `position`, `movegen`, `eval` and the mate probes of `mate`.
 
 use super::history::{history_bonus, piece_to, ThreadTables};
@@ -469,10 +468,12 @@ impl Worker {
     fn prune_move(&self, node: &Node, c: &Candidate, alpha: i32) -> bool {
         let depth = node.depth;
         if c.quiet && !c.gives_check {
+            // The depth this move would be searched to after its late-move reduction.
+            let lmr_depth = (depth - 1 - lmr(depth, c.number)).max(0);
             (!node.pv && depth <= 8 && c.number > params::lmp_base() + depth * depth * if node.improving { 2 } else { 1 })
-                || (depth <= params::futility_max_depth()
-                    && node.eval + params::futility_base() + params::futility_per_depth() * depth <= alpha)
-                || (depth <= params::history_prune_depth()
+                || (lmr_depth <= params::futility_max_depth()
+                    && node.eval + params::futility_base() + params::futility_per_depth() * lmr_depth <= alpha)
+                || (lmr_depth <= params::history_prune_depth()
                     && c.score < -params::history_prune_margin() * depth
                     && c.number > 2)
         } else {
@@ -680,8 +681,7 @@ impl Worker {
             if !root && best > -MATE_IN_MAX && !in_check && self.prune_move(&node, &c, alpha) {
                 continue;
             }
-            let ext = (gives_check && (depth <= 4 || see(&self.pos, m) >= 0) && (ply as i32) < 2 * self.root_depth) as i32;
-            c.new_depth = depth - 1 + ext;
+            c.new_depth = depth - 1;
 
             self.cont_idx[ply] = piece_to(&self.pos, m);
             self.make_move(m, ply);
