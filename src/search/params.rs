@@ -91,6 +91,9 @@ search_params! {
     see_prune_depth = 5, [1, 10];
     /// SEE pruning threshold per ply of depth (centipawns).
     see_prune_margin = 120, [20, 400];
+    /// SEE pruning of quiet moves (drops included): a quiet move that loses more than
+    /// this many centipawns times the square of its reduced depth is not searched.
+    quiet_see_margin = 20, [0, 100];
     /// Late-move reductions: ln(depth) * ln(move number) / (this / 100).
     lmr_divisor = 220, [120, 400];
     /// Late-move reductions: one ply less (more) per this much quiet history above (below) 0.

@@ -1,6 +1,7 @@
 //! One search thread: the tree search (`search`) with its pruning and reductions,
-//! quiescence search (`qsearch`), the evaluation state kept along the current line, and the per-ply stacks (killers, PV, evaluations). Uses the rest of
-//! `search`, `position`, `movegen`, `eval` and the mate probes of `mate`.
+//! quiescence search (`qsearch`), the evaluation state kept along the current line,
+//! and the per-ply stacks (killers, PV, evaluations). Uses the rest of `search`,
+//! `position`, `movegen`, `eval` and the mate probes of `mate`.
 
 use super::history::{history_bonus, piece_to, ThreadTables};
 use super::movepick::{MoveScores, MovePicker};
@@ -476,6 +477,7 @@ impl Worker {
                 || (lmr_depth <= params::history_prune_depth()
                     && c.score < -params::history_prune_margin() * depth
                     && c.number > 2)
+                || see(&self.pos, c.mv) < -params::quiet_see_margin() * lmr_depth * lmr_depth
         } else {
             depth <= params::see_prune_depth()
                 && !c.gives_check
