@@ -145,7 +145,6 @@ impl Worker {
             for rm in self.root_moves.iter_mut() {
                 rm.prev_score = rm.score;
             }
-            self.root_depth = depth;
             self.best_changes = 0;
             for pv_idx in 0..multipv.min(self.root_moves.len()) {
                 self.pv_idx = pv_idx;

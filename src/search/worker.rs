@@ -84,7 +84,6 @@ struct Candidate {
     number: i32,
     quiet: bool,
     gives_check: bool,
-    new_depth: i32,
 }
 
 /// Moves tried without a cut-off, punished when another move cuts off.
@@ -121,7 +120,6 @@ pub(super) struct Worker {
     pub nodes: u64,
     nodes_limit: u64,
     pub seldepth: usize,
-    pub root_depth: i32,
     pub pv_idx: usize,
     pub root_moves: Vec<RootMove>,
     /// Material and piece-square sum by ply (used without the network).
@@ -161,7 +159,6 @@ impl Worker {
             nodes: 0,
             nodes_limit: 0,
             seldepth: 0,
-            root_depth: 0,
             pv_idx: 0,
             root_moves,
             mat: vec![0; MAX_PLY + 4],
@@ -517,7 +514,7 @@ impl Worker {
     /// Searches the child after move `c` was made: reduced null window, then null
     /// window at full depth, then full window at PV nodes.
     fn search_child(&mut self, node: &Node, c: &Candidate, alpha: i32) -> i32 {
-        let (beta, ply, new_depth) = (node.beta, node.ply, c.new_depth);
+        let (beta, ply, new_depth) = (node.beta, node.ply, node.depth - 1);
         // Losing captures are often sound sacrifices in shogi (the piece goes to hand):
         // reduce them only where they look futile or at expected cut nodes.
         let captured = self.pos.state().captured;
@@ -679,11 +676,10 @@ impl Worker {
             }
             let quiet = self.is_quiet(m);
             let gives_check = ci.gives_check(&self.pos, m);
-            let mut c = Candidate { mv: m, score, number: move_count, quiet, gives_check, new_depth: 0 };
+            let c = Candidate { mv: m, score, number: move_count, quiet, gives_check };
             if !root && best > -MATE_IN_MAX && !in_check && self.prune_move(&node, &c, alpha) {
                 continue;
             }
-            c.new_depth = depth - 1;
 
             self.cont_idx[ply] = piece_to(&self.pos, m);
             self.make_move(m, ply);
