@@ -4,10 +4,10 @@
 
 use super::*;
 
+/// What a slot holds besides its key.
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 struct Entry {
-    key: u64,
     hand: Hand,
     pn: u32,
     dn: u32,
@@ -21,49 +21,56 @@ struct Entry {
 
 const BUCKET: usize = 8;
 
-/// About `n` empty entries from zeroed memory: when memory is short, half as many,
-/// and so on down to one bucket (never an abort).
-fn zeroed_entries(n: usize) -> Vec<Entry> {
-    let mut n = n.max(BUCKET);
+/// Eight slots: their keys first, in one cache line, so that a probe reads the data
+/// of matching slots only (one or two cache lines instead of four).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    keys: [u64; BUCKET],
+    entries: [Entry; BUCKET],
+}
+
+/// About `n` empty buckets from zeroed memory: when memory is short, half as many,
+/// and so on down to one (never an abort).
+fn zeroed_buckets(n: usize) -> Vec<Bucket> {
+    let mut n = n.max(1);
     loop {
-        if let Some(v) = try_zeroed_entries(n) {
+        if let Some(v) = try_zeroed_buckets(n) {
             return v;
         }
-        if n <= BUCKET {
-            return vec![Entry::default(); BUCKET];
+        if n <= 1 {
+            return vec![Bucket::default(); 1];
         }
         n /= 2;
     }
 }
 
-/// Exactly `n` empty entries from zeroed memory, or `None` if the allocator refuses.
-fn try_zeroed_entries(n: usize) -> Option<Vec<Entry>> {
-    let layout = std::alloc::Layout::array::<Entry>(n).ok()?;
-    // SAFETY: `Entry` is `repr(C)` and made only of integers (`Hand` wraps a u32), so
-    // all-zero bytes are a valid value (an empty slot). The pointer comes from the
-    // global allocator with exactly this layout, as `Vec::from_raw_parts` requires, and
-    // a null pointer (refused allocation) is never wrapped.
-    // Measured: filling a 256 MiB table with `vec![Entry::default(); n]` touched every
+/// Exactly `n` empty buckets from zeroed memory, or `None` if the allocator refuses.
+fn try_zeroed_buckets(n: usize) -> Option<Vec<Bucket>> {
+    let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;
+    // SAFETY: `Bucket` is `repr(C)` and made only of integers (`Hand` wraps a u32), so
+    // all-zero bytes are a valid value (empty slots). The pointer comes from the
+    // global allocator with exactly this layout (the alignment included), as
+    // `Vec::from_raw_parts` requires, and a null pointer (refused allocation) is never
+    // wrapped. Measured: filling a 256 MiB table with `vec![...; n]` touched every
     // page and cost about 0.13 s of system time per `go mate`; zeroed pages are only
     // mapped when used.
     unsafe {
-        let p = std::alloc::alloc_zeroed(layout) as *mut Entry;
+        let p = std::alloc::alloc_zeroed(layout) as *mut Bucket;
         (!p.is_null()).then(|| Vec::from_raw_parts(p, n, n))
     }
 }
 
-/// The solver's transposition table (buckets of 8 entries of 32 bytes).
+/// The solver's transposition table (buckets of 8 slots, 256 bytes, cache aligned).
 pub struct MateTable {
-    entries: Vec<Entry>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
 }
 
 impl MateTable {
     /// A table of about `mb` MiB (at least one bucket).
     pub fn new(mb: usize) -> MateTable {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
-        Self::with_buckets(buckets)
+        Self::with_buckets((bytes / std::mem::size_of::<Bucket>()).max(1))
     }
 
     /// A small table for about `entries` entries.
@@ -71,28 +78,41 @@ impl MateTable {
         Self::with_buckets((n / BUCKET).clamp(16, 1 << 22))
     }
 
-    /// A table of `buckets` buckets, or of what the allocation fallback gave: the
-    /// bucket count always follows the entries actually held.
+    /// A table of `buckets` buckets, or of what the allocation fallback gave.
     fn with_buckets(buckets: usize) -> MateTable {
-        let entries = zeroed_entries(buckets.saturating_mul(BUCKET));
-        let buckets = (entries.len() / BUCKET).max(1);
-        MateTable { entries, buckets }
+        MateTable { buckets: zeroed_buckets(buckets) }
     }
 
     #[inline]
-    pub(super) fn bucket(&self, key: u64) -> usize {
-        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    fn bucket(&self, key: u64) -> usize {
+        (((key as u128) * (self.buckets.len() as u128)) >> 64) as usize
+    }
+
+    /// Hints the processor to fetch the key line of `key`'s bucket (a later probe of
+    /// it then finds it in cache).
+    #[inline(always)]
+    pub(super) fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = &self.buckets[self.bucket(key)] as *const Bucket as *const i8;
+            // SAFETY: SSE is part of the x86_64 baseline; a prefetch is only a hint that
+            // never faults, and `p` points into `buckets` anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks a node up for a search that has `depth` plies left.
     #[inline]
     pub(super) fn probe(&self, key: u64, hand: Hand, depth: u16) -> Res {
-        let b = self.bucket(key);
+        let bucket = &self.buckets[self.bucket(key)];
         let mut res = Res::unknown(1, 1);
         let mut best_len = NO_LEN;
         let mut best_dd = 0u16;
-        for e in &self.entries[b..b + BUCKET] {
-            if e.amount == 0 || e.key != key {
+        for (k, e) in bucket.keys.iter().zip(&bucket.entries) {
+            if *k != key || e.amount == 0 {
                 continue;
             }
             if e.proof_len <= depth && e.proof_len < best_len && hand.is_superset_of(e.hand) {
@@ -123,10 +143,11 @@ impl MateTable {
     #[inline]
     fn slot(&mut self, key: u64, hand: Hand) -> &mut Entry {
         let b = self.bucket(key);
-        let mut victim = b;
+        let bucket = &mut self.buckets[b];
+        let mut victim = 0;
         let mut victim_amount = u32::MAX;
-        for i in b..b + BUCKET {
-            let e = &self.entries[i];
+        for i in 0..BUCKET {
+            let e = &bucket.entries[i];
             if e.amount == 0 {
                 if victim_amount > 0 {
                     victim = i;
@@ -134,8 +155,8 @@ impl MateTable {
                 }
                 continue;
             }
-            if e.key == key && e.hand == hand {
-                return &mut self.entries[i];
+            if bucket.keys[i] == key && e.hand == hand {
+                return &mut bucket.entries[i];
             }
             // Proved/disproved entries are worth more than unresolved ones.
             let worth = if e.proof_len != NO_LEN || e.disproof_depth > 0 { e.amount.saturating_mul(4) } else { e.amount };
@@ -144,8 +165,9 @@ impl MateTable {
                 victim_amount = worth;
             }
         }
-        let e = &mut self.entries[victim];
-        *e = Entry { key, hand, pn: 0, dn: 0, amount: 1, proof_len: NO_LEN, disproof_depth: 0 };
+        bucket.keys[victim] = key;
+        let e = &mut bucket.entries[victim];
+        *e = Entry { hand, pn: 0, dn: 0, amount: 1, proof_len: NO_LEN, disproof_depth: 0 };
         e
     }
 
