@@ -19,6 +19,8 @@ use std::time::Duration;
 
 /// Stack of each search thread (deep recursion with per-ply move lists).
 const SEARCH_STACK: usize = 64 << 20;
+/// How often `go mate` reports its progress.
+pub const MATE_PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// One engine: settings, hash and per-thread tables kept between searches.
 pub struct Engine {
@@ -173,17 +175,20 @@ impl Engine {
     }
 
     /// Starts the tsume solver on `pos` on its own thread (hash of the engine's size,
-    /// `limit` of time); `done` gets the answer when it ends or is stopped.
+    /// `limit` of time); `progress` hears how it stands every `MATE_PROGRESS_EVERY`,
+    /// `done` gets the answer when it ends or is stopped.
     pub fn start_mate(
         &mut self,
         pos: &Position,
         limit: Option<Duration>,
+        progress: mate::ProgressSink,
         done: impl FnOnce(MateResult, Stats) + Send + 'static,
     ) -> std::io::Result<Running> {
         let shared = Arc::new(Shared::new(self.table().0, 1));
         let (flag, p, hash_mb, conventions) = (shared.clone(), pos.clone(), self.hash_mb, self.config.tsume_conventions);
         let handle = std::thread::Builder::new().name("mate".into()).spawn(move || {
-            let (r, st) = mate::solve_with_stats(&p, limit, &flag.stop, hash_mb, conventions);
+            let progress = Some((progress, MATE_PROGRESS_EVERY));
+            let (r, st) = mate::solve_with_stats(&p, limit, &flag.stop, hash_mb, conventions, progress);
             done(r, st);
         })?;
         Ok(Running { handle, shared, pos: pos.clone(), limits: Limits::default() })

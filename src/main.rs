@@ -321,6 +321,9 @@ struct MateSettings {
     conventions: hisha::mate::Conventions,
 }
 
+/// How often `hisha mate` prints how a long solve stands (stderr).
+const MATE_CLI_PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
 fn run_mate(sfen: Option<String>, file: Option<String>, settings: MateSettings) -> ExitCode {
     let MateSettings { time, hash, shard, json, conventions } = settings;
     let probs = match read_mate_problems(sfen, file) {
@@ -337,6 +340,7 @@ fn run_mate(sfen: Option<String>, file: Option<String>, settings: MateSettings) 
     let total = probs.len();
     let start = std::time::Instant::now();
     let mut solver = hisha::mate::Solver::new(hash);
+    solver.set_progress(Box::new(|p| eprintln!("  {}", hisha::usi::info::mate_progress_text(p))), MATE_CLI_PROGRESS_EVERY);
     for (i, p) in probs.iter().enumerate() {
         let pos = match Position::from_sfen(&p.sfen) {
             Ok(pos) => pos,

@@ -427,3 +427,60 @@ fn a_defence_two_plies_longer_with_pieces_to_spare_is_not_the_solution() {
     let note = mate_length_note(&MateResult::Mate(line), &st).expect("note");
     assert!(note.contains("a defence lasting 5 plies leaves the attacker pieces to spare"), "{note}");
 }
+
+/// Jupiter's Journey (411 plies, positions/mate/classics.txt): far from solved in a
+/// few seconds, so every solve of it runs to its limit.
+const JUPITERS_JOURNEY: &str = "3pl3p/1+Pn3pk1/2+p6/4+pG3/1K3p2P/+B5l1+B/+p3pS1+ll/p+p2PN3/3S1+sSPN b 2R2P3gn2p 1";
+
+#[test]
+fn a_long_solve_reports_its_progress() {
+    let pos = Position::from_sfen(JUPITERS_JOURNEY).expect("sfen");
+    let reports = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = reports.clone();
+    let mut solver = Solver::new(1);
+    solver.set_progress(Box::new(move |p| sink.lock().expect("lock").push(*p)), Duration::from_millis(100));
+    let never = AtomicBool::new(false);
+    let r = solver.solve(&pos, Some(Duration::from_millis(1000)), &never, u64::MAX);
+    assert_eq!(r, MateResult::Timeout);
+    let reports = reports.lock().expect("lock");
+    assert!(reports.len() >= 3, "{} reports in 1 s at 100 ms", reports.len());
+    for w in reports.windows(2) {
+        assert!(w[0].nodes < w[1].nodes && w[0].seconds < w[1].seconds, "{:?} then {:?}", w[0], w[1]);
+    }
+    let last = reports.last().expect("a report");
+    assert!(last.nodes <= solver.stats.nodes);
+    // A 1 MiB table fills within a second, and the collection keeps it from staying full.
+    assert!(reports.iter().any(|p| p.hashfull >= 500), "{reports:?}");
+    assert!(last.hashfull <= 1000);
+    // Undecided root: both numbers finite and not zero.
+    assert!(last.root_pn > 0 && last.root_dn > 0 && last.root_pn < 1 << 30 && last.root_dn < 1 << 30, "{last:?}");
+}
+
+#[test]
+fn a_short_solve_reports_nothing() {
+    let pos = Position::from_sfen("6s1k/6+P2/8n/6+P2/9/9/9/9/9 b SNP2r2b4g2s2n4l15p 1").expect("sfen");
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let sink = count.clone();
+    let mut solver = Solver::new(1);
+    solver.set_progress(Box::new(move |_| _ = sink.fetch_add(1, std::sync::atomic::Ordering::Relaxed)), Duration::from_secs(60));
+    let never = AtomicBool::new(false);
+    assert!(matches!(solver.solve(&pos, None, &never, u64::MAX), MateResult::Mate(_)));
+    assert_eq!(count.load(std::sync::atomic::Ordering::Relaxed), 0);
+}
+
+#[test]
+fn usi_go_mate_reports_progress_as_info_lines() {
+    let mut e = common::Engine::ready();
+    e.send(&format!("position sfen {JUPITERS_JOURNEY}"));
+    e.send("go mate 2500");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(l.last().map(String::as_str), Some("checkmate timeout"));
+    let progress: Vec<&String> = l.iter().filter(|l| l.starts_with("info time ")).collect();
+    assert!(!progress.is_empty(), "{l:?}");
+    for p in progress {
+        let f: Vec<&str> = p.split_whitespace().collect();
+        assert_eq!((f[3], f[5], f[7], f[9], f[10], f[11], f[13]), ("nodes", "nps", "hashfull", "string", "root", "pn", "dn"), "{p}");
+        assert!(f[8].parse::<u32>().is_ok_and(|h| h <= 1000), "{p}");
+    }
+    e.send("quit");
+}

@@ -24,6 +24,22 @@ pub(super) struct Buffers {
     pub(super) children: Vec<Child>,
     /// Futility tests given up at their node cap in this search (see `futile`).
     pub(super) gave_up: Vec<u64>,
+    /// Limit checks (one per 1,024 nodes) since the table was last looked at for
+    /// garbage collection, over all searches.
+    pub(super) gc_ticks: u32,
+}
+
+/// Limit checks between two looks at the table's fill (about a million nodes).
+const GC_TICKS: u32 = 1024;
+
+/// Where a long solve reports how it stands (see `Solver::set_progress`).
+pub(super) struct Reporter<'a> {
+    pub(super) sink: &'a mut ProgressSink,
+    pub(super) started: Instant,
+    pub(super) every: Duration,
+    pub(super) next: Instant,
+    /// Nodes of the solve's earlier searches.
+    pub(super) nodes_before: u64,
 }
 
 /// Limits and counters of one search.
@@ -40,6 +56,10 @@ pub(super) struct Dfpn<'a> {
     pub(super) salt: u64,
     /// Composers' conventions: futile interpositions are no defence (see `futile`).
     conventions: bool,
+    /// The progress sink of a long solve, if any.
+    pub(super) reporter: Option<Reporter<'a>>,
+    /// Proof and disproof numbers of the root after its latest child search.
+    root: (u32, u32),
 }
 
 #[inline]
@@ -139,6 +159,8 @@ impl<'a> Dfpn<'a> {
             scratch: MoveList::new(),
             salt: 0,
             conventions,
+            reporter: None,
+            root: (1, 1),
         }
     }
 
@@ -152,6 +174,30 @@ impl<'a> Dfpn<'a> {
                 self.aborted = true;
             }
         }
+        self.b.gc_ticks += 1;
+        if self.b.gc_ticks >= GC_TICKS {
+            self.b.gc_ticks = 0;
+            self.tt.collect_garbage();
+        }
+        self.report();
+    }
+
+    /// Calls the progress sink when its interval has passed.
+    fn report(&mut self) {
+        let Some(r) = &mut self.reporter else { return };
+        let now = Instant::now();
+        if now < r.next {
+            return;
+        }
+        r.next = now + r.every;
+        let p = Progress {
+            nodes: r.nodes_before + self.nodes,
+            seconds: (now - r.started).as_secs_f64(),
+            hashfull: self.tt.hashfull(),
+            root_pn: self.root.0,
+            root_dn: self.root.1,
+        };
+        (r.sink)(&p);
     }
 
     /// Searches `pos` (an OR node if `or_node`) with `depth` plies left until it is
@@ -274,6 +320,9 @@ impl<'a> Dfpn<'a> {
                 break;
             }
             res = self.node_numbers(pos, base, n, or_node, ply, hand);
+            if ply == 0 {
+                self.root = (res.pn, res.dn);
+            }
             if res.pn >= th_pn || res.dn >= th_dn || self.aborted {
                 break;
             }

@@ -124,6 +124,24 @@ pub struct Stats {
 
 
 
+/// How a long solve stands, given to the progress sink about once per interval.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Nodes so far in this solve, all phases.
+    pub nodes: u64,
+    /// Seconds since the solve started.
+    pub seconds: f64,
+    /// Table slots in use, per mille.
+    pub hashfull: u32,
+    /// Proof number of the current search's root (about 2^30 when proved impossible).
+    pub root_pn: u32,
+    /// Disproof number of the current search's root.
+    pub root_dn: u32,
+}
+
+/// Receives `Progress` reports (on the solver's thread).
+pub type ProgressSink = Box<dyn FnMut(&Progress) + Send>;
+
 /// A reusable tsume solver (owns its transposition table).
 pub struct Solver {
     tt: MateTable,
@@ -137,6 +155,12 @@ pub struct Solver {
     conventions: bool,
     /// Futile interposition pairs at the end of the last table-read line (uncounted).
     tail_pairs: u16,
+    /// Progress sink and its interval (`set_progress`).
+    progress: Option<(ProgressSink, Duration)>,
+    /// When the current `solve` started.
+    started: Instant,
+    /// When the next progress report is due.
+    next_report: Instant,
 }
 
 /// How a bounded question ended.
@@ -150,19 +174,32 @@ enum Answer {
 impl Solver {
     /// A solver with a table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Solver {
-        Solver { tt: MateTable::new(hash_mb), budget: u64::MAX, bufs: Buffers::default(), stats: Stats::default(), conventions: false, tail_pairs: 0 }
+        Solver::with_table(MateTable::new(hash_mb))
     }
 
     /// A solver with a small table fit for `max_nodes`-node probes.
     pub fn for_nodes(max_nodes: u64) -> Solver {
+        Solver::with_table(MateTable::with_entries((max_nodes as usize).saturating_mul(2)))
+    }
+
+    fn with_table(tt: MateTable) -> Solver {
         Solver {
-            tt: MateTable::with_entries((max_nodes as usize).saturating_mul(2)),
+            tt,
             budget: u64::MAX,
             bufs: Buffers::default(),
             stats: Stats::default(),
             conventions: false,
             tail_pairs: 0,
+            progress: None,
+            started: Instant::now(),
+            next_report: Instant::now(),
         }
+    }
+
+    /// Reports how each later `solve` stands to `sink`, every `every` (the first report
+    /// one interval after the start; a solve that ends sooner reports nothing).
+    pub fn set_progress(&mut self, sink: ProgressSink, every: Duration) {
+        self.progress = Some((sink, every));
     }
 
     /// Solves by the composers' conventions from now on (`true`) or by the plain game
@@ -180,7 +217,13 @@ impl Solver {
     fn ask(&mut self, pos: &mut Position, depth: u16, or_node: bool, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Answer {
         let bufs = std::mem::take(&mut self.bufs);
         let mut s = Dfpn::new(&mut self.tt, bufs, stop, deadline, max_nodes.min(self.budget), self.conventions);
+        if let Some((sink, every)) = &mut self.progress {
+            s.reporter = Some(Reporter { sink, started: self.started, every: *every, next: self.next_report, nodes_before: self.stats.nodes });
+        }
         let r = s.run(pos, depth, or_node);
+        if let Some(rep) = &s.reporter {
+            self.next_report = rep.next;
+        }
         self.bufs = std::mem::take(&mut s.b);
         self.stats.nodes += s.nodes;
         self.budget = self.budget.saturating_sub(s.nodes);
@@ -198,6 +241,8 @@ impl Solver {
     /// Solves `pos` (attacker = side to move) within the limits.
     pub fn solve(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64) -> MateResult {
         let start = Instant::now();
+        self.started = start;
+        self.next_report = start + self.progress.as_ref().map_or(Duration::ZERO, |p| p.1);
         self.stats = Stats { conventions: self.conventions, ..Stats::default() };
         self.budget = u64::MAX;
         let deadline = time_limit.map(|t| start + t);
@@ -261,16 +306,26 @@ impl Solver {
 
 /// Solves `pos` (attacker = side to move) within `time_limit` (None = infinite), polling `stop`.
 pub fn solve(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, hash_mb: usize) -> MateResult {
-    solve_with_stats(pos, time_limit, stop, hash_mb, Conventions::Off).0
+    solve_with_stats(pos, time_limit, stop, hash_mb, Conventions::Off, None).0
 }
 
-/// Like `solve`, also returning the search statistics. The deep stack is reserved
-/// before the table, so that a table as large as memory allows still leaves room
-/// for it.
-pub fn solve_with_stats(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, hash_mb: usize, conventions: Conventions) -> (MateResult, Stats) {
+/// Like `solve`, also returning the search statistics, with `progress` (if any) as
+/// the progress sink. The deep stack is reserved before the table, so that a table as
+/// large as memory allows still leaves room for it.
+pub fn solve_with_stats(
+    pos: &Position,
+    time_limit: Option<Duration>,
+    stop: &AtomicBool,
+    hash_mb: usize,
+    conventions: Conventions,
+    progress: Option<(ProgressSink, Duration)>,
+) -> (MateResult, Stats) {
     on_deep_stack(|| {
         let mut solver = Solver::new(hash_mb);
         solver.set_conventions(conventions.applies_to(pos));
+        if let Some((sink, every)) = progress {
+            solver.set_progress(sink, every);
+        }
         let r = solver.solve(pos, time_limit, stop, u64::MAX);
         (r, solver.stats)
     })

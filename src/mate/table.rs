@@ -1,6 +1,7 @@
 //! The solver's transposition table: buckets of entries keyed by board key and
-//! attacker hand, with proofs and disproofs shared between hands by superiority, and
-//! `Res`, the value of a node. Uses `keys`.
+//! attacker hand, with proofs and disproofs shared between hands by superiority, its
+//! garbage collection (the cheapest half goes when it is nearly full), and `Res`, the
+//! value of a node. Uses `keys`.
 
 use super::*;
 
@@ -20,6 +21,24 @@ struct Entry {
 }
 
 const BUCKET: usize = 8;
+
+/// Buckets sampled for `hashfull` (1,000 slots).
+const HASHFULL_SAMPLE: usize = 125;
+/// `hashfull` at which the garbage collection runs.
+const GC_TRIGGER: u32 = 900;
+/// Buckets whose entries set the collection's threshold.
+const GC_SAMPLE: usize = 4096;
+
+/// What keeping an entry is worth: the search effort it saves, more for a proof or
+/// disproof than for an unresolved node.
+#[inline]
+fn worth(e: &Entry) -> u32 {
+    if e.proof_len != NO_LEN || e.disproof_depth > 0 {
+        e.amount.saturating_mul(4)
+    } else {
+        e.amount
+    }
+}
 
 /// Eight slots: their keys first, in one cache line, so that a probe reads the data
 /// of matching slots only (one or two cache lines instead of four).
@@ -140,6 +159,41 @@ impl MateTable {
         res
     }
 
+    /// Slots in use per mille, from a sample of the first buckets (as USI's `hashfull`).
+    pub(super) fn hashfull(&self) -> u32 {
+        let sample = &self.buckets[..self.buckets.len().min(HASHFULL_SAMPLE)];
+        let used: usize = sample.iter().map(|b| b.entries.iter().filter(|e| e.amount > 0).count()).sum();
+        (used * 1000 / (sample.len() * BUCKET)) as u32
+    }
+
+    /// When the table is nearly full (`GC_TRIGGER` per mille), frees every entry worth
+    /// no more than the median of a sample, keeping what was expensive to find; returns
+    /// whether it ran. Bucket replacement alone would keep cheap leaves in one bucket
+    /// while costly proofs in another are overwritten.
+    pub(super) fn collect_garbage(&mut self) -> bool {
+        if self.hashfull() < GC_TRIGGER {
+            return false;
+        }
+        let mut worths: Vec<u32> = self.buckets[..self.buckets.len().min(GC_SAMPLE)]
+            .iter()
+            .flat_map(|b| b.entries.iter().filter(|e| e.amount > 0).map(worth))
+            .collect();
+        if worths.is_empty() {
+            return false;
+        }
+        let mid = worths.len() / 2;
+        let cut = *worths.select_nth_unstable(mid).1;
+        for b in &mut self.buckets {
+            for (k, e) in b.keys.iter_mut().zip(&mut b.entries) {
+                if e.amount > 0 && worth(e) <= cut {
+                    *k = 0;
+                    *e = Entry::default();
+                }
+            }
+        }
+        true
+    }
+
     #[inline]
     fn slot(&mut self, key: u64, hand: Hand) -> &mut Entry {
         let b = self.bucket(key);
@@ -158,11 +212,10 @@ impl MateTable {
             if bucket.keys[i] == key && e.hand == hand {
                 return &mut bucket.entries[i];
             }
-            // Proved/disproved entries are worth more than unresolved ones.
-            let worth = if e.proof_len != NO_LEN || e.disproof_depth > 0 { e.amount.saturating_mul(4) } else { e.amount };
-            if worth < victim_amount {
+            let w = worth(e);
+            if w < victim_amount {
                 victim = i;
-                victim_amount = worth;
+                victim_amount = w;
             }
         }
         bucket.keys[victim] = key;
@@ -214,5 +267,48 @@ impl Res {
     #[inline]
     pub(super) fn unknown(pn: u32, dn: u32) -> Res {
         Res { pn, dn, len: NO_LEN, ddepth: 0, ph: Hand::EMPTY, rep: NO_REP }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand with `n` pawns (a distinct hand per `n`).
+    fn pawns(n: u32) -> Hand {
+        let mut h = Hand::EMPTY;
+        for _ in 0..n {
+            h.add(PieceType::Pawn);
+        }
+        h
+    }
+
+    #[test]
+    fn garbage_collection_frees_cheap_entries_and_keeps_costly_proofs() {
+        let n = HASHFULL_SAMPLE * 2;
+        let mut t = MateTable::with_buckets(n);
+        assert_eq!(t.hashfull(), 0);
+        assert!(!t.collect_garbage(), "an empty table is not collected");
+        // The first key of bucket `j`.
+        let key = |j: usize| (((j as u128) << 64).div_ceil(n as u128)) as u64;
+        for j in 0..n {
+            let k = key(j);
+            assert_eq!(t.bucket(k), j);
+            // One costly proof and seven cheap unresolved nodes in every bucket.
+            t.store_proof(k, pawns(0), 7, 1_000_000);
+            for p in 1..BUCKET as u32 {
+                t.store_unknown(k, pawns(p), 3, 4, 1);
+            }
+        }
+        assert_eq!(t.hashfull(), 1000);
+        assert!(t.collect_garbage());
+        assert_eq!(t.hashfull(), 125, "one slot in eight left");
+        for j in 0..n {
+            let k = key(j);
+            assert_eq!((t.probe(k, pawns(3), 10).pn, t.probe(k, pawns(3), 10).len), (0, 7), "proof in bucket {j} lost");
+            let gone = t.probe(k, pawns(1), 0);
+            assert_eq!((gone.pn, gone.dn), (1, 1), "an unresolved node in bucket {j} kept");
+        }
+        assert!(!t.collect_garbage(), "a table an eighth full is not collected");
     }
 }

@@ -2,7 +2,7 @@
 //! `info` lines from `Report::Pv` and `Report::CurrMove`, `bestmove` lines, scores
 //! (`cp N`, `mate N`) and `checkmate` answers. Uses `search` and `mate`.
 
-use crate::mate::{MateResult, Stats};
+use crate::mate::{MateResult, Progress, Stats};
 use crate::search::tt::Bound;
 use crate::search::{PvReport, Report, MATE_IN_MAX, VALUE_MATE};
 use std::fmt::Write;
@@ -48,6 +48,43 @@ pub fn report_line(r: &Report) -> String {
         Report::BestMove { best, ponder: Some(p) } => format!("bestmove {best} ponder {p}"),
         Report::BestMove { best, ponder: None } => format!("bestmove {best}"),
     }
+}
+
+/// A proof or disproof number as shown to people: `inf` for a resolved side.
+fn proof_number_text(n: u32) -> String {
+    if n >= (1 << 30) - 1 {
+        "inf".to_string()
+    } else {
+        n.to_string()
+    }
+}
+
+/// The one-line state of a running solve, for people: nodes, speed, table use and
+/// the root's proof and disproof numbers (`hisha mate` prints it on stderr).
+pub fn mate_progress_text(p: &Progress) -> String {
+    format!(
+        "{:.0} s, {} nodes, {:.0} nodes/s, table {:.1}% full, root pn {} dn {}",
+        p.seconds,
+        p.nodes,
+        p.nodes as f64 / p.seconds.max(1e-9),
+        p.hashfull as f64 / 10.0,
+        proof_number_text(p.root_pn),
+        proof_number_text(p.root_dn)
+    )
+}
+
+/// The `info` line of a running `go mate`: time, nodes, nps, hashfull, then the
+/// root's numbers as a string.
+pub fn mate_progress(p: &Progress) -> String {
+    format!(
+        "info time {} nodes {} nps {} hashfull {} string root pn {} dn {}",
+        (p.seconds * 1000.0) as u64,
+        p.nodes,
+        (p.nodes as f64 / p.seconds.max(1e-9)) as u64,
+        p.hashfull,
+        proof_number_text(p.root_pn),
+        proof_number_text(p.root_dn)
+    )
 }
 
 /// The exact USI answer line for a result: `checkmate <moves>` / `checkmate nomate` / `checkmate timeout`.

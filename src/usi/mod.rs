@@ -383,7 +383,8 @@ impl Usi {
                 return;
             }
         };
-        let started = self.engine.start_mate(&self.pos, limit, |r, st| {
+        let progress: crate::mate::ProgressSink = Box::new(|p| emit(&info::mate_progress(p)));
+        let started = self.engine.start_mate(&self.pos, limit, progress, |r, st| {
             emit(&format!(
                 "info string mate search: {} nodes, {:.3} s, {:.0} nodes/s",
                 st.nodes,
