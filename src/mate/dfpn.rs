@@ -1,6 +1,6 @@
-//! Depth-first proof-number search (df-pn with the 1+epsilon trick): the node
-//! expansion (`mid`), the proof and disproof numbers of a node from its children
-//! (`node_numbers`), proof and disproof hands and repetition handling. Uses `keys`,
+//! Depth-first proof-number search (df-pn with the 1+epsilon trick and weak sums
+//! against double counting): the node expansion (`mid`), the proof and disproof
+//! numbers of a node from its children (`node_numbers`), proof and disproof hands and repetition handling. Uses `keys`,
 //! `table`, `movegen` and `position`.
 
 use super::*;
@@ -124,6 +124,15 @@ pub(super) fn or_disproof_hand_adjust(pos: &Position, dh: Hand) -> Hand {
 /// Every piece not on the board (attacker's hand + defender's hand).
 pub(super) fn all_hand_pieces(pos: &Position) -> Hand {
     hand_sum(pos.hand(Color::Black), pos.hand(Color::White))
+}
+
+/// The weak sum of the open children's numbers (Ueda et al.'s weak proof numbers):
+/// the largest plus one for each other open child. A plain sum counts a subtree
+/// reached by transposition once per path (shogi's drops make such DAGs everywhere)
+/// and so overstates how hard a node is; measured on the classics, see docs/tsume.md.
+#[inline]
+fn weak_sum(max: u32, open: u32) -> u32 {
+    max.saturating_add(open.saturating_sub(1)).min(INF_M1)
 }
 
 #[inline]
@@ -380,12 +389,15 @@ impl<'a> Dfpn<'a> {
         let ch = &self.b.children[base..base + n];
         if or_node {
             let mut pn = INF;
-            let mut dn: u32 = 0;
             let mut best_len = NO_LEN;
             let mut best_i = usize::MAX;
+            let (mut max_dn, mut open) = (0u32, 0u32);
             for (i, c) in ch.iter().enumerate() {
                 pn = pn.min(c.r.pn);
-                dn = dn.saturating_add(c.r.dn);
+                if c.r.dn > 0 {
+                    max_dn = max_dn.max(c.r.dn);
+                    open += 1;
+                }
                 if c.r.pn == 0 && c.r.len < best_len {
                     best_len = c.r.len;
                     best_i = i;
@@ -405,7 +417,7 @@ impl<'a> Dfpn<'a> {
                 let ph = hand_min(ph, hand);
                 return Res { pn: 0, dn: INF, len: best_len.saturating_add(1), ddepth: 0, ph, rep: NO_REP };
             }
-            if dn == 0 {
+            if open == 0 {
                 // Disproved: every check fails.
                 let mut dh = all_hand_pieces(pos);
                 let mut dd = DEPTH_INF;
@@ -429,14 +441,17 @@ impl<'a> Dfpn<'a> {
                 let dh = if rep == NO_REP { or_disproof_hand_adjust(pos, dh) } else { hand };
                 return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: dd, ph: dh, rep };
             }
-            Res::unknown(pn, dn.min(INF_M1))
+            Res::unknown(pn, weak_sum(max_dn, open))
         } else {
-            let mut pn: u32 = 0;
             let mut dn = INF;
             let mut dis_i = usize::MAX;
+            let (mut max_pn, mut open) = (0u32, 0u32);
             for (i, c) in ch.iter().enumerate() {
-                pn = pn.saturating_add(c.r.pn);
                 dn = dn.min(c.r.dn);
+                if c.r.pn > 0 {
+                    max_pn = max_pn.max(c.r.pn);
+                    open += 1;
+                }
                 if c.r.dn == 0 {
                     // Prefer a path-independent disproof, then the deepest one.
                     let better = match ch.get(dis_i) {
@@ -466,7 +481,7 @@ impl<'a> Dfpn<'a> {
                 }
                 return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: dd, ph: dh, rep };
             }
-            if pn == 0 {
+            if open == 0 {
                 let mut ph = Hand::EMPTY;
                 let mut len = 0u16;
                 for c in ch {
@@ -476,7 +491,7 @@ impl<'a> Dfpn<'a> {
                 let ph = and_proof_hand_adjust(pos, ph);
                 return Res { pn: 0, dn: INF, len: len.saturating_add(1), ddepth: 0, ph, rep: NO_REP };
             }
-            Res::unknown(pn.min(INF_M1), dn)
+            Res::unknown(weak_sum(max_pn, open), dn)
         }
     }
 
