@@ -415,7 +415,8 @@ fn run_mate(sfen: Option<String>, file: Option<String>, settings: MateSettings) 
             let v = serde_json::json!({ "type": "problem", "problem": p.id, "label": p.label, "verdict": verdict,
                 "answer": answer, "expected_plies": p.plies, "exact": st.exact,
                 "mate_within": st.mate_within, "bound_reason": st.bound_reason,
-                "conventions": st.conventions, "counted_plies": st.length, "difference": difference });
+                "conventions": st.conventions, "counted_plies": st.length, "difference": difference,
+                "seconds": st.seconds, "nodes": st.nodes, "proof_nodes": st.proof_nodes });
             println!("{v}");
         } else {
             println!(
