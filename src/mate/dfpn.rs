@@ -1,7 +1,8 @@
 //! Depth-first proof-number search (df-pn with the 1+epsilon trick and weak sums
 //! against double counting): the node expansion (`mid`), the proof and disproof
-//! numbers of a node from its children (`node_numbers`), proof and disproof hands and repetition handling. Uses `keys`,
-//! `table`, `movegen` and `position`.
+//! numbers of a node from its children (`node_numbers`), proof and disproof hands,
+//! repetition handling, and the periodic work of a long search (garbage collection
+//! of the table, progress reports). Uses `keys`, `table`, `movegen` and `position`.
 
 use super::*;
 

@@ -24,7 +24,8 @@
 //! Files: `keys` (hand arithmetic, salted keys), `table` (the transposition table),
 //! `dfpn` (the proof-number search), `line` (shortest mate and solution line), `futile`
 //! (futile interpositions, for the composers' conventions: `Conventions`); this
-//! file holds the `Solver` front end. Uses `core`, `position` and `movegen`.
+//! file holds the `Solver` front end and the `Progress` it reports on long solves.
+//! Uses `core`, `position` and `movegen`.
 
 use crate::core::attacks::between;
 use crate::movegen::{self, GenType, MoveList};
