@@ -5,5 +5,6 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod bounded;
+pub mod prefetch;
 pub mod types;
 pub mod zobrist;

@@ -140,6 +140,13 @@ pub struct Progress {
     pub root_dn: u32,
 }
 
+impl Progress {
+    /// Nodes per second so far.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+}
+
 /// Receives `Progress` reports (on the solver's thread).
 pub type ProgressSink = Box<dyn FnMut(&Progress) + Send>;
 

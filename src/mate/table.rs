@@ -111,16 +111,7 @@ impl MateTable {
     /// it then finds it in cache).
     #[inline(always)]
     pub(super) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = &self.buckets[self.bucket(key)] as *const Bucket as *const i8;
-            // SAFETY: SSE is part of the x86_64 baseline; a prefetch is only a hint that
-            // never faults, and `p` points into `buckets` anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::core::prefetch::prefetch(&self.buckets[self.bucket(key)]);
     }
 
     /// Looks a node up for a search that has `depth` plies left.

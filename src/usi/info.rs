@@ -66,7 +66,7 @@ pub fn mate_progress_text(p: &Progress) -> String {
         "{:.0} s, {} nodes, {:.0} nodes/s, table {:.1}% full, root pn {} dn {}",
         p.seconds,
         p.nodes,
-        p.nodes as f64 / p.seconds.max(1e-9),
+        p.nodes_per_second(),
         p.hashfull as f64 / 10.0,
         proof_number_text(p.root_pn),
         proof_number_text(p.root_dn)
@@ -80,7 +80,7 @@ pub fn mate_progress(p: &Progress) -> String {
         "info time {} nodes {} nps {} hashfull {} string root pn {} dn {}",
         (p.seconds * 1000.0) as u64,
         p.nodes,
-        (p.nodes as f64 / p.seconds.max(1e-9)) as u64,
+        p.nodes_per_second() as u64,
         p.hashfull,
         proof_number_text(p.root_pn),
         proof_number_text(p.root_dn)
