@@ -339,8 +339,6 @@ fn run_mate(sfen: Option<String>, file: Option<String>, settings: MateSettings) 
     let (mut nodes, mut secs) = (0u64, 0f64);
     let total = probs.len();
     let start = std::time::Instant::now();
-    let mut solver = hisha::mate::Solver::new(hash);
-    solver.set_progress(Box::new(|p| eprintln!("  {}", hisha::usi::info::mate_progress_text(p))), MATE_CLI_PROGRESS_EVERY);
     for (i, p) in probs.iter().enumerate() {
         let pos = match Position::from_sfen(&p.sfen) {
             Ok(pos) => pos,
@@ -354,6 +352,10 @@ fn run_mate(sfen: Option<String>, file: Option<String>, settings: MateSettings) 
                 continue;
             }
         };
+        // A fresh table for each problem: its answer and node count then depend on the
+        // problem alone, not on which problems a run (or a shard) solved before it.
+        let mut solver = hisha::mate::Solver::new(hash);
+        solver.set_progress(Box::new(|p| eprintln!("  {}", hisha::usi::info::mate_progress_text(p))), MATE_CLI_PROGRESS_EVERY);
         solver.set_conventions(conventions.applies_to(&pos));
         let r = solver.solve_deep(&pos, limit, &stop);
         let st = solver.stats;
