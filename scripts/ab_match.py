@@ -39,11 +39,17 @@ def elo_with_error(w, l, d):
     return elo(p), (elo(hi) - elo(lo)) / 2
 
 
-def final_result(log):
-    """The W/L/D a finished run's log ends with, or None."""
+def read_log(log):
+    """A run's log, or "" before the run has started."""
     if not os.path.exists(log):
-        return None
-    found = RESULT.findall(open(log, encoding="utf-8", errors="replace").read())
+        return ""
+    with open(log, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def final_result(text):
+    """The W/L/D a finished run's log ends with, or None."""
+    found = RESULT.findall(text)
     return tuple(map(int, found[-1])) if found else None
 
 
@@ -71,7 +77,7 @@ def main():
     for k in range(args.runs):
         seed = args.seed + 17 * k
         log = os.path.join(args.out, f"run{seed}.txt")
-        if final_result(log):
+        if final_result(read_log(log)):
             continue
         cmd = [CHECK, "match", args.engine_a, args.engine_b, "--games", str(per_run), *clock_args,
                "--random-plies", str(args.random_plies), "--seed", str(seed),
@@ -86,11 +92,12 @@ def main():
     w = l = d = 0
     for k in range(args.runs):
         log = os.path.join(args.out, f"run{args.seed + 17 * k}.txt")
-        r = final_result(log)
+        text = read_log(log)
+        r = final_result(text)
         if r is None:
             sys.exit(f"error: {log} has no result; see the log")
         w, l, d = w + r[0], l + r[1], d + r[2]
-        if "FAIL" in open(log, encoding="utf-8", errors="replace").read():
+        if "FAIL" in text:
             print(f"warning: {log} reports a rule violation, time loss or crash")
     elo, err = elo_with_error(w, l, d)
     print(f"{args.engine_a} vs {args.engine_b}: +{w} -{l} ={d} over {w + l + d} games, "
