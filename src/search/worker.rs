@@ -220,7 +220,7 @@ impl Worker {
 
     fn static_eval(&self, ply: usize) -> i32 {
         if self.cfg.use_nnue {
-            self.net.evaluate(&self.acc[ply], self.pos.side_to_move()).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
+            self.net.evaluate(&self.acc[ply], &self.pos).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
         } else {
             eval::evaluate_with(&self.pos, self.mat[ply])
         }

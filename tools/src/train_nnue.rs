@@ -18,7 +18,7 @@
 //!
 //! Usage: hisha-tools train-nnue --out net.nnue [--epochs N] ... DATA...
 
-use hisha::eval::nnue::{self, FEATURES, HIDDEN, INPUTS, MAX_ACTIVE, OUTPUT_SCALE, QA, QB};
+use hisha::eval::nnue::{self, FEATURES, HIDDEN, INPUTS, MAX_ACTIVE, OUTPUT_BUCKETS, OUTPUT_SCALE, QA, QB};
 use hisha::position::Position;
 use hisha::core::types::Color;
 use rand::seq::SliceRandom;
@@ -85,6 +85,11 @@ pub struct Args {
     /// Decoupled weight decay of the first layer (AdamW), per step and unit step size.
     #[arg(long, default_value_t = 0.0)]
     wd: f32,
+    /// Output buckets: 1 (one output layer) or the engine's number (one output layer for
+    /// each count of pieces in hand, see `nnue::output_bucket`). A one-layer `--init`
+    /// network starts with its layer copied to every bucket.
+    #[arg(long, default_value_t = OUTPUT_BUCKETS)]
+    output_buckets: usize,
     /// Also keep every epoch's network in this folder (`epoch-NNN.nnue`).
     #[arg(long)]
     checkpoints: Option<String>,
@@ -107,6 +112,8 @@ struct Sample {
     from_first_file: bool,
     /// Its game (PSV) or block of lines (text): validation holds out whole groups.
     group: u32,
+    /// Its output bucket (`nnue::output_bucket`).
+    bucket: u8,
 }
 
 struct Data {
@@ -193,6 +200,7 @@ fn load(files: &[String], max_score: i32) -> Result<Data, String> {
                 classical,
                 from_first_file: input.file == 0,
                 group: input.group,
+                bucket: nnue::output_bucket(&pos) as u8,
             };
             Ok(Some((v, sample)))
         })
@@ -238,18 +246,20 @@ const ROWS: usize = INPUTS + FEATURES;
 struct Params {
     w1: Vec<f32>,
     b1: Vec<f32>,
+    /// Output weights, `2 * HIDDEN` per output bucket.
     w2: Vec<f32>,
-    b2: f32,
+    /// Output bias of each output bucket.
+    b2: Vec<f32>,
 }
 
 impl Params {
-    fn zeros() -> Params {
-        Params { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+    fn zeros(buckets: usize) -> Params {
+        Params { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; buckets * 2 * HIDDEN], b2: vec![0.0; buckets] }
     }
 
-    fn random(seed: u64) -> Params {
+    fn random(seed: u64, buckets: usize) -> Params {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-        let mut p = Params::zeros();
+        let mut p = Params::zeros(buckets);
         for x in p.w1[INPUTS * HIDDEN..].iter_mut() {
             *x = rng.gen_range(-0.06..0.06);
         }
@@ -262,23 +272,29 @@ impl Params {
         p
     }
 
-    fn from_net(path: &str) -> Result<Params, String> {
+    /// The weights of a network file, as bucket rows (the shared rows start at zero);
+    /// a network with one output layer gets it copied to each of `buckets`.
+    fn from_net(path: &str, buckets: usize) -> Result<Params, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        nnue::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-        let ints: Vec<i16> = bytes[16..bytes.len() - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
-        let e = bytes.len();
-        let out_bias = i32::from_le_bytes([bytes[e - 4], bytes[e - 3], bytes[e - 2], bytes[e - 1]]);
-        let mut p = Params::zeros();
+        let net = nnue::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        let have = net.output_buckets();
+        if have != 1 && have != buckets {
+            return Err(format!("{path} has {have} output buckets, --output-buckets is {buckets}"));
+        }
+        let (b1, w1, w2, bias) = net.weights();
+        let mut p = Params::zeros(buckets);
         let qa = QA as f32;
-        let (b1, rest) = ints.split_at(HIDDEN);
-        let (w1, w2) = rest.split_at(INPUTS * HIDDEN);
         for (dst, &x) in p.b1.iter_mut().zip(b1).chain(p.w1.iter_mut().zip(w1)) {
             *dst = x as f32 / qa;
         }
-        for (dst, &x) in p.w2.iter_mut().zip(w2) {
-            *dst = x as f32 / QB as f32;
+        let per = 2 * HIDDEN;
+        for (i, dst) in p.w2.iter_mut().enumerate() {
+            let b = (i / per).min(have - 1);
+            *dst = w2[b * per + i % per] as f32 / QB as f32;
         }
-        p.b2 = out_bias as f32 / (QA * QB) as f32;
+        for (i, dst) in p.b2.iter_mut().enumerate() {
+            *dst = bias[i.min(have - 1)] as f32 / (QA * QB) as f32;
+        }
         Ok(p)
     }
 
@@ -294,8 +310,17 @@ impl Params {
             }
         }
         let w2: Vec<i16> = self.w2.iter().map(|&x| q(x, QB as f32)).collect();
-        let b2 = (self.b2 * (QA * QB) as f32).round() as i32;
-        nnue::Network::to_bytes(&b1, &w1, &w2, b2)
+        let b2: Vec<i32> = self.b2.iter().map(|&x| (x * (QA * QB) as f32).round() as i32).collect();
+        nnue::Network::to_bytes(&b1, &w1, &w2, &b2)
+    }
+
+    /// The output bucket a sample uses (0 with a single output layer).
+    fn bucket(&self, s: &Sample) -> usize {
+        if self.b2.len() == 1 {
+            0
+        } else {
+            s.bucket as usize
+        }
     }
 }
 
@@ -304,20 +329,20 @@ struct Grad {
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
-    b2: f32,
+    b2: Vec<f32>,
     loss: f64,
 }
 
 impl Grad {
-    fn new() -> Grad {
-        Grad { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0, loss: 0.0 }
+    fn new(buckets: usize) -> Grad {
+        Grad { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; buckets * 2 * HIDDEN], b2: vec![0.0; buckets], loss: 0.0 }
     }
 
     fn clear(&mut self) {
         self.w1.par_chunks_mut(1 << 16).for_each(|c| c.fill(0.0));
         self.b1.fill(0.0);
         self.w2.fill(0.0);
-        self.b2 = 0.0;
+        self.b2.fill(0.0);
         self.loss = 0.0;
     }
 }
@@ -352,9 +377,11 @@ fn forward(p: &Params, d: &Data, s: &Sample, a: &mut [f32; HIDDEN], b: &mut [f32
     let fb = &d.feats[st + s.n_us as usize..st + s.n_us as usize + s.n_them as usize];
     accumulate(p, fa, a);
     accumulate(p, fb, b);
-    let mut y = p.b2;
+    let bucket = p.bucket(s);
+    let w2 = &p.w2[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+    let mut y = p.b2[bucket];
     for i in 0..HIDDEN {
-        y += a[i].clamp(0.0, 1.0) * p.w2[i] + b[i].clamp(0.0, 1.0) * p.w2[HIDDEN + i];
+        y += a[i].clamp(0.0, 1.0) * w2[i] + b[i].clamp(0.0, 1.0) * w2[HIDDEN + i];
     }
     y * OUTPUT_SCALE as f32
 }
@@ -377,7 +404,9 @@ fn backward(p: &Params, d: &Data, s: &Sample, k: f32, lambda: f32, distill_weigh
     g.loss += w as f64 * ((pr - t) as f64).powi(2);
     // d loss / d (float output before scaling)
     let dy = w * 2.0 * (pr - t) * pr * (1.0 - pr) * OUTPUT_SCALE as f32 / k;
-    g.b2 += dy;
+    let bucket = p.bucket(s);
+    g.b2[bucket] += dy;
+    let out = bucket * 2 * HIDDEN;
     let st = s.start as usize;
     let halves: [(&[f32; HIDDEN], &[u16], usize); 2] = [
         (&a, &d.feats[st..st + s.n_us as usize], 0),
@@ -387,9 +416,9 @@ fn backward(p: &Params, d: &Data, s: &Sample, k: f32, lambda: f32, distill_weigh
         let mut da = [0f32; HIDDEN];
         for i in 0..HIDDEN {
             let h = acc[i];
-            g.w2[off + i] += dy * h.clamp(0.0, 1.0);
+            g.w2[out + off + i] += dy * h.clamp(0.0, 1.0);
             if h > 0.0 && h < 1.0 {
-                da[i] = dy * p.w2[off + i];
+                da[i] = dy * p.w2[out + off + i];
             }
         }
         for (b, d) in g.b1.iter_mut().zip(&da) {
@@ -516,20 +545,18 @@ struct Trainer {
     adam_w1: Adam,
     adam_b1: Adam,
     adam_w2: Adam,
-    m_b2: f32,
-    v_b2: f32,
+    adam_b2: Adam,
 }
 
 impl Trainer {
-    fn new() -> Trainer {
+    fn new(buckets: usize) -> Trainer {
         let threads = rayon::current_num_threads().max(1);
         Trainer {
-            grads: (0..threads).map(|_| Grad::new()).collect(),
+            grads: (0..threads).map(|_| Grad::new(buckets)).collect(),
             adam_w1: Adam::new(ROWS * HIDDEN),
             adam_b1: Adam::new(HIDDEN),
-            adam_w2: Adam::new(2 * HIDDEN),
-            m_b2: 0.0,
-            v_b2: 0.0,
+            adam_w2: Adam::new(buckets * 2 * HIDDEN),
+            adam_b2: Adam::new(buckets),
         }
     }
 
@@ -553,10 +580,9 @@ impl Trainer {
             for i in 0..HIDDEN {
                 g0.b1[i] += g.b1[i];
             }
-            for i in 0..2 * HIDDEN {
-                g0.w2[i] += g.w2[i];
+            for (a, b) in g0.w2.iter_mut().zip(&g.w2).chain(g0.b2.iter_mut().zip(&g.b2)) {
+                *a += b;
             }
-            g0.b2 += g.b2;
             g0.loss += g.loss;
         }
         let scale = 1.0 / batch.len() as f32;
@@ -567,10 +593,7 @@ impl Trainer {
         adam_step(&mut p.w1, &g0.w1, &mut self.adam_w1.m, &mut self.adam_w1.v, lr, t, scale, args.wd);
         adam_step(&mut p.b1, &g0.b1, &mut self.adam_b1.m, &mut self.adam_b1.v, lr, t, scale, 0.0);
         adam_step(&mut p.w2, &g0.w2, &mut self.adam_w2.m, &mut self.adam_w2.v, lr, t, scale, 0.0);
-        let gb = g0.b2 * scale;
-        self.m_b2 = B1 * self.m_b2 + (1.0 - B1) * gb;
-        self.v_b2 = B2 * self.v_b2 + (1.0 - B2) * gb * gb;
-        p.b2 -= lr * (1.0 - B2.powi(t)).sqrt() / (1.0 - B1.powi(t)) * self.m_b2 / (self.v_b2.sqrt() + EPS);
+        adam_step(&mut p.b2, &g0.b2, &mut self.adam_b2.m, &mut self.adam_b2.v, lr, t, scale, 0.0);
         g0.loss
     }
 }
@@ -613,11 +636,15 @@ pub fn run(args: Args) -> Result<(), String> {
     let t0 = Instant::now();
     let (data, k, val, mut train) = prepare(&args)?;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(args.seed);
+    let buckets = args.output_buckets;
+    if buckets != 1 && buckets != OUTPUT_BUCKETS {
+        return Err(format!("--output-buckets must be 1 or {OUTPUT_BUCKETS}, not {buckets}"));
+    }
     let mut p = match &args.init {
-        Some(path) => Params::from_net(path)?,
-        None => Params::random(args.seed),
+        Some(path) => Params::from_net(path, buckets)?,
+        None => Params::random(args.seed, buckets),
     };
-    let mut trainer = Trainer::new();
+    let mut trainer = Trainer::new(buckets);
     SHARED_ONLY.store(args.shared_only, std::sync::atomic::Ordering::Relaxed);
     report_classical(&data, &val, k, args.lambda);
     let (v0, ve0, vr0) = validate(&p, &data, &val, k, args.lambda);

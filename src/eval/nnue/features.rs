@@ -127,3 +127,38 @@ pub fn active_features(pos: &Position, persp: Color, out: &mut [u16; MAX_ACTIVE]
     }
     n
 }
+
+/// Number of output buckets: the output layer has one set of weights for each, chosen
+/// by how many pieces are in the hands, which tells the quiet opening from the
+/// middlegame fights and the endgame races.
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// Output bucket by the number of pieces in both hands (0 to 38). The bounds split
+/// self-play positions roughly evenly: 26% have none in hand, 5% have 14 or more.
+pub(super) const BUCKET_OF_HAND_TOTAL: [u8; 39] = {
+    let mut t = [7u8; 39];
+    let upper = [0, 1, 2, 4, 6, 9, 13];
+    let mut n = 0;
+    let mut b = 0;
+    while n < 39 {
+        while b < upper.len() && n > upper[b] {
+            b += 1;
+        }
+        t[n] = b as u8;
+        n += 1;
+    }
+    t
+};
+
+/// The output bucket of `pos` (the same for both sides).
+#[inline]
+pub fn output_bucket(pos: &Position) -> usize {
+    let mut total = 0;
+    for c in Color::ALL {
+        let h = pos.hand(c);
+        for pt in PieceType::HAND {
+            total += h.count(pt) as usize;
+        }
+    }
+    BUCKET_OF_HAND_TOTAL[total.min(38)] as usize
+}

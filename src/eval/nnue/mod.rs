@@ -76,16 +76,16 @@ fn read_network_file(path: &str) -> Result<Vec<u8>, NetError> {
     let cannot = |e: std::io::Error| NetError(format!("cannot read {path}: {e}"));
     let file = std::fs::File::open(path).map_err(cannot)?;
     if let Ok(meta) = file.metadata() {
-        if meta.is_file() && meta.len() != FILE_BYTES as u64 {
-            return Err(NetError(format!("{path} has {} bytes, a network has {FILE_BYTES}", meta.len())));
+        if meta.is_file() && meta.len() > MAX_FILE_BYTES as u64 {
+            return Err(NetError(format!("{path} has {} bytes, a network at most {MAX_FILE_BYTES}", meta.len())));
         }
     }
     let mut bytes = Vec::new();
-    file.take(FILE_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() > FILE_BYTES {
-        return Err(NetError(format!("{path} is longer than a network ({FILE_BYTES} bytes)")));
+    file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(NetError(format!("{path} is longer than a network ({MAX_FILE_BYTES} bytes at most)")));
     }
-    if !bytes.starts_with(MAGIC) {
+    if !bytes.starts_with(MAGIC) && !bytes.starts_with(MAGIC_V1) {
         return Err(NetError(format!("{path} is not a Hisha network file (bad magic)")));
     }
     Ok(bytes)
@@ -96,7 +96,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     let net = network();
     let mut acc = Accumulator::default();
     acc.refresh(&net, pos);
-    net.evaluate(&acc, pos.side_to_move())
+    net.evaluate(&acc, pos)
 }
 
 #[cfg(test)]
@@ -108,7 +108,7 @@ mod tests {
     fn random_network(seed: u64) -> Network {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut r = |n: usize, m: i16| -> Vec<i16> { (0..n).map(|_| rng.gen_range(-m..=m)).collect() };
-        Network { ft_bias: r(HIDDEN, 100), ft_weights: r(INPUTS * HIDDEN, 60), out_weights: r(2 * HIDDEN, 60), out_bias: 1234 }
+        Network { ft_bias: r(HIDDEN, 100), ft_weights: r(INPUTS * HIDDEN, 60), out_weights: r(OUTPUT_BUCKETS * 2 * HIDDEN, 60), out_bias: (0..OUTPUT_BUCKETS as i32).map(|b| 1234 + 100 * b).collect() }
     }
 
     fn features(pos: &Position, c: Color) -> Vec<u16> {
@@ -146,7 +146,7 @@ mod tests {
                 fresh.refresh(&net, &pos);
                 assert_eq!(next.v, fresh.v, "after {m} in {}", pos.to_sfen());
                 assert_eq!(next.views, fresh.views);
-                assert_eq!(net.evaluate(&next, pos.side_to_move()), net.evaluate(&fresh, pos.side_to_move()));
+                assert_eq!(net.evaluate(&next, &pos), net.evaluate(&fresh, &pos));
                 acc = next;
             }
         }
@@ -177,7 +177,7 @@ mod tests {
         let (mut x, mut y) = (Accumulator::default(), Accumulator::default());
         x.refresh(&net, &a);
         y.refresh(&net, &b);
-        assert_eq!(net.evaluate(&x, a.side_to_move()), net.evaluate(&y, b.side_to_move()));
+        assert_eq!(net.evaluate(&x, &a), net.evaluate(&y, &b));
     }
 
     #[test]
@@ -193,14 +193,74 @@ mod tests {
     #[test]
     fn network_file_round_trips_and_bad_files_are_refused() {
         let net = random_network(5);
-        let bytes = Network::to_bytes(&net.ft_bias, &net.ft_weights, &net.out_weights, net.out_bias);
+        let bytes = Network::to_bytes(&net.ft_bias, &net.ft_weights, &net.out_weights, &net.out_bias);
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.ft_weights, net.ft_weights);
-        assert_eq!(back.out_bias, 1234);
+        assert_eq!(back.out_weights, net.out_weights);
+        assert_eq!(back.out_bias, net.out_bias);
         assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
         assert!(Network::from_bytes(b"garbage").is_err());
         let mut wrong = bytes.clone();
         wrong[12] = 128;
         assert!(Network::from_bytes(&wrong).is_err());
+    }
+
+    #[test]
+    fn output_bucket_grows_with_the_pieces_in_hand() {
+        crate::init();
+        let bucket = |sfen: &str| output_bucket(&Position::from_sfen(sfen).unwrap());
+        assert_eq!(bucket(crate::position::START_SFEN), 0);
+        // G R in Black's hand, 5P N S G in White's: 10 pieces.
+        assert_eq!(bucket("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"), 6);
+        // Everything but the kings in hand.
+        assert_eq!(bucket("4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1"), OUTPUT_BUCKETS - 1);
+        let table: Vec<usize> = (0..39).map(|n| BUCKET_OF_HAND_TOTAL[n] as usize).collect();
+        assert!(table.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        assert_eq!((table[0], table[38]), (0, OUTPUT_BUCKETS - 1));
+    }
+
+    #[test]
+    fn one_output_layer_copied_to_every_bucket_evaluates_the_same() {
+        crate::init();
+        let one = network();
+        let (b1, w1, w2, bias) = one.weights();
+        let (w2, bias) = (&w2[..2 * HIDDEN], bias[0]);
+        let v2_single = Network::from_bytes(&Network::to_bytes(b1, w1, w2, &[bias])).unwrap();
+        let w2_all: Vec<i16> = (0..OUTPUT_BUCKETS).flat_map(|_| w2.iter().copied()).collect();
+        let bucketed = Network::from_bytes(&Network::to_bytes(b1, w1, &w2_all, &[bias; OUTPUT_BUCKETS])).unwrap();
+        assert_eq!((v2_single.output_buckets(), bucketed.output_buckets()), (1, OUTPUT_BUCKETS));
+        for sfen in [
+            crate::position::START_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
+        ] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let mut acc = Accumulator::default();
+            acc.refresh(&one, &pos);
+            let e = one.evaluate(&acc, &pos);
+            assert_eq!(v2_single.evaluate(&acc, &pos), e);
+            assert_eq!(bucketed.evaluate(&acc, &pos), e);
+        }
+        // A different output layer for one bucket changes only that bucket's positions.
+        let mut w2_other = w2_all.clone();
+        w2_other[2 * HIDDEN * OUTPUT_BUCKETS - 1] = w2_other[2 * HIDDEN * OUTPUT_BUCKETS - 1].wrapping_add(2000);
+        let mut bias_other = [bias; OUTPUT_BUCKETS];
+        bias_other[OUTPUT_BUCKETS - 1] += 100_000;
+        let other = Network::from_bytes(&Network::to_bytes(b1, w1, &w2_other, &bias_other)).unwrap();
+        for (sfen, changed) in [(crate::position::START_SFEN, false), ("4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1", true)] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let mut acc = Accumulator::default();
+            acc.refresh(&one, &pos);
+            assert_eq!(other.evaluate(&acc, &pos) != one.evaluate(&acc, &pos), changed, "{sfen}");
+        }
+    }
+
+    #[test]
+    fn network_files_with_other_bucket_counts_are_refused() {
+        let net = random_network(9);
+        let w2 = &net.out_weights[..3 * 2 * HIDDEN];
+        let bytes = Network::to_bytes(&net.ft_bias, &net.ft_weights, w2, &[0, 0, 0]);
+        let err = Network::from_bytes(&bytes).err().unwrap();
+        assert!(err.0.contains("3 output buckets"), "{err}");
     }
 }
