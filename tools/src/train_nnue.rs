@@ -87,8 +87,9 @@ pub struct Args {
     wd: f32,
     /// Output buckets: 1 (one output layer) or the engine's number (one output layer for
     /// each count of pieces in hand, see `nnue::output_bucket`). A one-layer `--init`
-    /// network starts with its layer copied to every bucket.
-    #[arg(long, default_value_t = OUTPUT_BUCKETS)]
+    /// network starts with its layer copied to every bucket. Round 7 with 8 buckets
+    /// played even with 1 bucket (docs/nnue.md), so 1 is the default.
+    #[arg(long, default_value_t = 1)]
     output_buckets: usize,
     /// Also keep every epoch's network in this folder (`epoch-NNN.nnue`).
     #[arg(long)]
