@@ -635,12 +635,12 @@ fn checkpoint(args: &Args, epoch: usize, bytes: &[u8]) -> Result<(), String> {
 /// improves the validation loss.
 pub fn run(args: Args) -> Result<(), String> {
     let t0 = Instant::now();
-    let (data, k, val, mut train) = prepare(&args)?;
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(args.seed);
     let buckets = args.output_buckets;
     if buckets != 1 && buckets != OUTPUT_BUCKETS {
         return Err(format!("--output-buckets must be 1 or {OUTPUT_BUCKETS}, not {buckets}"));
     }
+    let (data, k, val, mut train) = prepare(&args)?;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(args.seed);
     let mut p = match &args.init {
         Some(path) => Params::from_net(path, buckets)?,
         None => Params::random(args.seed, buckets),
