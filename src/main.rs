@@ -55,7 +55,8 @@ enum Command {
     /// Search the positions of a bench file to a fixed depth and print nodes, time and nodes/s.
     #[command(after_help = "Examples:\n  \
         hisha bench                           depth 11, one thread: 878,792 nodes\n  \
-        hisha bench --threads 2 --depth 13    Lazy SMP time to depth\n\n\
+        hisha bench --threads 2 --depth 13    Lazy SMP time to depth\n  \
+        hisha bench --eval-file new.nnue      the same positions with another network\n\n\
         Output: one `position <n>: bestmove <move> score <score> depth <d> nodes <n> time <ms> ms`\n\
         line per position, then the totals (Positions, Depth, Threads, Total time (ms),\n\
         Nodes searched, Nodes/second). The node count changes only when the search or the\n\
@@ -73,6 +74,9 @@ enum Command {
         /// File of SFEN lines (default: the built-in copy of positions/bench.sfen).
         #[arg(long)]
         file: Option<String>,
+        /// Evaluate with this network file instead of the built-in one.
+        #[arg(long)]
+        eval_file: Option<String>,
         /// Print the info lines of each search.
         #[arg(long)]
         verbose: bool,
@@ -147,7 +151,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Perft { depth, sfen, divide, threads }) => run_perft(depth, sfen, divide, threads),
-        Some(Command::Bench { depth, threads, hash, file, verbose }) => run_bench(depth, threads, hash, file, verbose),
+        Some(Command::Bench { depth, threads, hash, file, eval_file, verbose }) => run_bench(depth, threads, hash, file, eval_file, verbose),
         Some(Command::Mate { sfen, file, time, hash, shard, json, conventions }) => {
             let shard = match shard.as_deref().map(hisha::shard::Shard::parse).transpose() {
                 Ok(s) => s.unwrap_or(hisha::shard::Shard::ALL),
@@ -200,7 +204,7 @@ fn run_perft(depth: u32, sfen: Option<String>, divide: bool, threads: usize) -> 
 
 const BENCH_POSITIONS: &str = include_str!("../positions/bench.sfen");
 
-fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, verbose: bool) -> ExitCode {
+fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, eval_file: Option<String>, verbose: bool) -> ExitCode {
     use hisha::engine::Engine;
     use hisha::search::{Config, Limits, Report, Sink};
     use hisha::usi::info::{report_line, score_text};
@@ -219,6 +223,12 @@ fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, verb
         },
         None => BENCH_POSITIONS.to_string(),
     };
+    if let Some(path) = eval_file {
+        if let Err(e) = hisha::eval::nnue::load(&path) {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let mut engine = Engine::new(Config { threads, verbose, ..Config::default() }, hash);
     let sink: Sink = if verbose { Arc::new(|r: &Report| println!("{}", report_line(r))) } else { Arc::new(|_: &Report| {}) };
     let limits = Limits { depth: Some(depth), ..Limits::default() };

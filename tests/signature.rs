@@ -68,3 +68,38 @@ fn reports_reach_the_sink_and_end_with_the_best_move() {
         other => panic!("last report {other:?}"),
     }
 }
+
+/// `hisha bench` with its arguments: the `Nodes searched` total, or the stderr of a
+/// failed run.
+fn bench_command(args: &[&str]) -> Result<u64, String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hisha")).arg("bench").args(args).output().expect("hisha runs");
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text.lines().find(|l| l.starts_with("Nodes searched")).expect("a Nodes searched line");
+    Ok(line.rsplit(' ').next().and_then(|n| n.parse().ok()).expect("a node count"))
+}
+
+#[test]
+fn bench_with_an_eval_file_uses_that_network() {
+    let embedded = bench_command(&["--depth", "7"]).unwrap();
+    assert_eq!(embedded, SIGNATURE_DEPTH_7);
+    // The embedded network's own file gives the same search.
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/nnue/hisha.nnue");
+    assert_eq!(bench_command(&["--depth", "7", "--eval-file", net]), Ok(embedded));
+    // Another network (the output bias moved by about 20 centipawns) searches otherwise.
+    let mut other = std::fs::read(net).unwrap();
+    let n = other.len();
+    let bias = i32::from_le_bytes(other[n - 4..].try_into().unwrap()) + 800;
+    other[n - 4..].copy_from_slice(&bias.to_le_bytes());
+    let path = std::env::temp_dir().join(format!("hisha-bench-{}.nnue", std::process::id()));
+    std::fs::write(&path, &other).unwrap();
+    let moved = bench_command(&["--depth", "7", "--eval-file", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_ne!(moved.unwrap(), embedded);
+    // A file that is not a network is refused before anything is searched.
+    let not_a_network = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/bench.sfen");
+    let err = bench_command(&["--depth", "7", "--eval-file", not_a_network]).unwrap_err();
+    assert!(err.contains("error:") && err.contains("not a Hisha network"), "{err}");
+}

@@ -11,6 +11,7 @@ mod fuzz;
 mod gensfen;
 mod perturb;
 mod train_data;
+mod train_mlp;
 mod train_nnue;
 mod tune;
 

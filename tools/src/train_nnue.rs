@@ -12,6 +12,10 @@
 //! bucket-specific row and a row shared by all king buckets (summed when exported), so
 //! that rare (bucket, piece, square) inputs learn from the common case.
 //!
+//! `--hidden-layers` adds the hidden layers (`train_mlp`) after the accumulator; their
+//! output is added to the linear one, and their last layer starts at zero, so that a
+//! network trained without them is the starting point of one trained with them.
+//!
 //! Validation holds out whole games (PSV) or blocks of lines (text). Every epoch writes
 //! a checkpoint (`OUT.last`, and `--checkpoints DIR/epoch-NNN.nnue`); the best network
 //! by validation loss goes to `--out`. A progress line shows each epoch's advance.
@@ -29,6 +33,7 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 
 use crate::data;
+use crate::train_mlp::{self, Trace};
 use crate::train_data::{self, Input, Record};
 use std::time::Instant;
 
@@ -91,6 +96,12 @@ pub struct Args {
     /// played even with 1 bucket (docs/nnue.md), so 1 is the default.
     #[arg(long, default_value_t = 1)]
     output_buckets: usize,
+    /// Add hidden layers after the accumulator (kept if `--init` has them already).
+    #[arg(long)]
+    hidden_layers: bool,
+    /// Adam step size of the hidden layers (scheduled like `--lr`).
+    #[arg(long, default_value_t = 0.001)]
+    hidden_lr: f32,
     /// Also keep every epoch's network in this folder (`epoch-NNN.nnue`).
     #[arg(long)]
     checkpoints: Option<String>,
@@ -251,11 +262,13 @@ struct Params {
     w2: Vec<f32>,
     /// Output bias of each output bucket.
     b2: Vec<f32>,
+    /// The hidden layers (`train_mlp`'s layout), if the network has them.
+    mlp: Option<Vec<f32>>,
 }
 
 impl Params {
     fn zeros(buckets: usize) -> Params {
-        Params { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; buckets * 2 * HIDDEN], b2: vec![0.0; buckets] }
+        Params { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; buckets * 2 * HIDDEN], b2: vec![0.0; buckets], mlp: None }
     }
 
     fn random(seed: u64, buckets: usize) -> Params {
@@ -296,10 +309,11 @@ impl Params {
         for (i, dst) in p.b2.iter_mut().enumerate() {
             *dst = bias[i.min(have - 1)] as f32 / (QA * QB) as f32;
         }
+        p.mlp = net.mlp().map(train_mlp::from_engine);
         Ok(p)
     }
 
-    fn export(&self) -> Vec<u8> {
+    fn export(&self) -> Result<Vec<u8>, String> {
         let qa = QA as f32;
         let q = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
         let b1: Vec<i16> = self.b1.iter().map(|&x| q(x, qa)).collect();
@@ -312,7 +326,8 @@ impl Params {
         }
         let w2: Vec<i16> = self.w2.iter().map(|&x| q(x, QB as f32)).collect();
         let b2: Vec<i32> = self.b2.iter().map(|&x| (x * (QA * QB) as f32).round() as i32).collect();
-        nnue::Network::to_bytes(&b1, &w1, &w2, &b2)
+        let mlp = self.mlp.as_deref().map(train_mlp::to_engine).transpose()?;
+        Ok(nnue::Network::to_bytes_with(&b1, &w1, &w2, &b2, mlp.as_ref()))
     }
 
     /// The output bucket a sample uses (0 with a single output layer).
@@ -331,12 +346,14 @@ struct Grad {
     b1: Vec<f32>,
     w2: Vec<f32>,
     b2: Vec<f32>,
+    /// The hidden layers' gradient (empty without them).
+    mlp: Vec<f32>,
     loss: f64,
 }
 
 impl Grad {
-    fn new(buckets: usize) -> Grad {
-        Grad { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; buckets * 2 * HIDDEN], b2: vec![0.0; buckets], loss: 0.0 }
+    fn new(buckets: usize, mlp_params: usize) -> Grad {
+        Grad { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; buckets * 2 * HIDDEN], b2: vec![0.0; buckets], mlp: vec![0.0; mlp_params], loss: 0.0 }
     }
 
     fn clear(&mut self) {
@@ -344,6 +361,7 @@ impl Grad {
         self.b1.fill(0.0);
         self.w2.fill(0.0);
         self.b2.fill(0.0);
+        self.mlp.fill(0.0);
         self.loss = 0.0;
     }
 }
@@ -371,8 +389,9 @@ fn accumulate(p: &Params, feats: &[u16], acc: &mut [f32; HIDDEN]) {
     }
 }
 
-/// Forward pass: the network's output in centipawns, with both accumulators.
-fn forward(p: &Params, d: &Data, s: &Sample, a: &mut [f32; HIDDEN], b: &mut [f32; HIDDEN]) -> f32 {
+/// Forward pass: the network's output in centipawns, with both accumulators and the
+/// hidden layers' activations.
+fn forward(p: &Params, d: &Data, s: &Sample, a: &mut [f32; HIDDEN], b: &mut [f32; HIDDEN], trace: &mut Trace) -> f32 {
     let st = s.start as usize;
     let fa = &d.feats[st..st + s.n_us as usize];
     let fb = &d.feats[st + s.n_us as usize..st + s.n_us as usize + s.n_them as usize];
@@ -383,6 +402,9 @@ fn forward(p: &Params, d: &Data, s: &Sample, a: &mut [f32; HIDDEN], b: &mut [f32
     let mut y = p.b2[bucket];
     for i in 0..HIDDEN {
         y += a[i].clamp(0.0, 1.0) * w2[i] + b[i].clamp(0.0, 1.0) * w2[HIDDEN + i];
+    }
+    if let Some(mlp) = &p.mlp {
+        y += train_mlp::forward(mlp, a, b, trace);
     }
     y * OUTPUT_SCALE as f32
 }
@@ -398,7 +420,8 @@ fn target(s: &Sample, k: f32, lambda: f32) -> f32 {
 fn backward(p: &Params, d: &Data, s: &Sample, k: f32, lambda: f32, distill_weight: f32, g: &mut Grad) {
     let mut a = [0f32; HIDDEN];
     let mut b = [0f32; HIDDEN];
-    let y = forward(p, d, s, &mut a, &mut b);
+    let mut trace = Trace::new();
+    let y = forward(p, d, s, &mut a, &mut b, &mut trace);
     let pr = sigmoid(y / k);
     let t = target(s, k, lambda);
     let w = if s.result < 0.0 { distill_weight } else { 1.0 };
@@ -407,6 +430,11 @@ fn backward(p: &Params, d: &Data, s: &Sample, k: f32, lambda: f32, distill_weigh
     let dy = w * 2.0 * (pr - t) * pr * (1.0 - pr) * OUTPUT_SCALE as f32 / k;
     let bucket = p.bucket(s);
     g.b2[bucket] += dy;
+    // d loss / d clipped accumulator entry through the hidden layers.
+    let mut dx = [0f32; 2 * HIDDEN];
+    if let Some(mlp) = &p.mlp {
+        train_mlp::backward(mlp, &trace, dy, &mut g.mlp, &mut dx);
+    }
     let out = bucket * 2 * HIDDEN;
     let st = s.start as usize;
     let halves: [(&[f32; HIDDEN], &[u16], usize); 2] = [
@@ -419,7 +447,7 @@ fn backward(p: &Params, d: &Data, s: &Sample, k: f32, lambda: f32, distill_weigh
             let h = acc[i];
             g.w2[out + off + i] += dy * h.clamp(0.0, 1.0);
             if h > 0.0 && h < 1.0 {
-                da[i] = dy * p.w2[out + off + i];
+                da[i] = dy * p.w2[out + off + i] + dx[off + i];
             }
         }
         for (b, d) in g.b1.iter_mut().zip(&da) {
@@ -479,7 +507,7 @@ fn validate(p: &Params, d: &Data, idx: &[usize], k: f32, lambda: f32) -> (f64, f
             let s = &d.samples[i];
             let mut a = [0f32; HIDDEN];
             let mut b = [0f32; HIDDEN];
-            let pr = sigmoid(forward(p, d, s, &mut a, &mut b) / k);
+            let pr = sigmoid(forward(p, d, s, &mut a, &mut b, &mut Trace::new()) / k);
             (
                 ((pr - target(s, k, lambda)) as f64).powi(2),
                 ((pr - sigmoid(s.score / k)) as f64).powi(2),
@@ -547,22 +575,25 @@ struct Trainer {
     adam_b1: Adam,
     adam_w2: Adam,
     adam_b2: Adam,
+    adam_mlp: Adam,
 }
 
 impl Trainer {
-    fn new(buckets: usize) -> Trainer {
+    fn new(buckets: usize, mlp_params: usize) -> Trainer {
         let threads = rayon::current_num_threads().max(1);
         Trainer {
-            grads: (0..threads).map(|_| Grad::new(buckets)).collect(),
+            grads: (0..threads).map(|_| Grad::new(buckets, mlp_params)).collect(),
             adam_w1: Adam::new(ROWS * HIDDEN),
             adam_b1: Adam::new(HIDDEN),
             adam_w2: Adam::new(buckets * 2 * HIDDEN),
             adam_b2: Adam::new(buckets),
+            adam_mlp: Adam::new(mlp_params),
         }
     }
 
     /// One Adam step on `batch`; returns the batch's summed loss.
-    fn step(&mut self, p: &mut Params, data: &Data, batch: &[usize], k: f32, args: &Args, lr: f32) -> f64 {
+    #[allow(clippy::too_many_arguments)]
+    fn step(&mut self, p: &mut Params, data: &Data, batch: &[usize], k: f32, args: &Args, lr: f32, hidden_lr: f32) -> f64 {
         let per = batch.len().div_ceil(self.grads.len());
         self.grads.iter_mut().for_each(|g| g.clear());
         self.grads.par_iter_mut().zip(batch.par_chunks(per)).for_each(|(g, part)| {
@@ -581,7 +612,7 @@ impl Trainer {
             for i in 0..HIDDEN {
                 g0.b1[i] += g.b1[i];
             }
-            for (a, b) in g0.w2.iter_mut().zip(&g.w2).chain(g0.b2.iter_mut().zip(&g.b2)) {
+            for (a, b) in g0.w2.iter_mut().zip(&g.w2).chain(g0.b2.iter_mut().zip(&g.b2)).chain(g0.mlp.iter_mut().zip(&g.mlp)) {
                 *a += b;
             }
             g0.loss += g.loss;
@@ -595,6 +626,10 @@ impl Trainer {
         adam_step(&mut p.b1, &g0.b1, &mut self.adam_b1.m, &mut self.adam_b1.v, lr, t, scale, 0.0);
         adam_step(&mut p.w2, &g0.w2, &mut self.adam_w2.m, &mut self.adam_w2.v, lr, t, scale, 0.0);
         adam_step(&mut p.b2, &g0.b2, &mut self.adam_b2.m, &mut self.adam_b2.v, lr, t, scale, 0.0);
+        if let Some(mlp) = &mut p.mlp {
+            adam_step(mlp, &g0.mlp, &mut self.adam_mlp.m, &mut self.adam_mlp.v, hidden_lr, t, scale, 0.0);
+            train_mlp::clip(mlp);
+        }
         g0.loss
     }
 }
@@ -645,27 +680,31 @@ pub fn run(args: Args) -> Result<(), String> {
         Some(path) => Params::from_net(path, buckets)?,
         None => Params::random(args.seed, buckets),
     };
-    let mut trainer = Trainer::new(buckets);
+    if args.hidden_layers && p.mlp.is_none() {
+        p.mlp = Some(train_mlp::fresh(args.seed));
+    }
+    let mut trainer = Trainer::new(buckets, p.mlp.as_ref().map_or(0, Vec::len));
     SHARED_ONLY.store(args.shared_only, std::sync::atomic::Ordering::Relaxed);
     report_classical(&data, &val, k, args.lambda);
     let (v0, ve0, vr0) = validate(&p, &data, &val, k, args.lambda);
     eprintln!("start: validation loss {v0:.5} (vs score {ve0:.5}, vs result {vr0:.5})");
     let mut best = f64::INFINITY;
     for epoch in 0..args.epochs {
-        let lr = if epoch >= args.epochs * 17 / 20 {
-            args.lr * 0.09
+        let decay = if epoch >= args.epochs * 17 / 20 {
+            0.09
         } else if epoch >= args.epochs * 3 / 5 {
-            args.lr * 0.3
+            0.3
         } else {
-            args.lr
+            1.0
         };
+        let (lr, hidden_lr) = (args.lr * decay, args.hidden_lr * decay);
         train.shuffle(&mut rng);
         let te = Instant::now();
         let mut train_loss = 0f64;
         let mut shown = Instant::now();
         let batch_size = args.batch.max(1);
         for (b, batch) in train.chunks(batch_size).enumerate() {
-            train_loss += trainer.step(&mut p, &data, batch, k, &args, lr);
+            train_loss += trainer.step(&mut p, &data, batch, k, &args, lr, hidden_lr);
             if shown.elapsed().as_secs() >= args.progress.max(1) {
                 let done = ((b + 1) * batch_size).min(train.len());
                 eprintln!("{}", progress_line(epoch + 1, args.epochs, done, train.len(), te.elapsed().as_secs_f64(), train_loss));
@@ -679,7 +718,7 @@ pub fn run(args: Args) -> Result<(), String> {
             train_loss / train.len() as f64,
             te.elapsed().as_secs_f64()
         );
-        let bytes = p.export();
+        let bytes = p.export()?;
         checkpoint(&args, epoch + 1, &bytes)?;
         if vl >= best {
             continue;

@@ -1,6 +1,7 @@
 //! NNUE evaluation: king-bucketed piece-square and hand features seen from each side,
 //! one hidden layer of `HIDDEN` neurons per side kept up to date move by move (the
-//! accumulator), clipped ReLU, and one linear output in centipawns.
+//! accumulator), clipped ReLU, and one linear output in centipawns, to which optional
+//! hidden layers (`mlp`) add their own output.
 //!
 //! Features of a perspective (Black, or White with the board turned round so that its
 //! pieces too move towards rank a): every piece on the board, own or enemy, by kind and
@@ -11,8 +12,8 @@
 //! anaguma and a central king. The trainer (`hisha-tools train-nnue`) uses the functions
 //! here, so engine and trainer can never disagree on the features.
 //!
-//! Files: `features` (inputs), `accumulator` (incremental first layer), `network`
-//! (weights, file format, output layer); this file holds the network in use. Uses
+//! Files: `features` (inputs), `accumulator` (incremental first layer), `mlp` (hidden
+//! layers), `network` (weights, file format, output layer); this file holds the network in use. Uses
 //! `core` and `position`.
 
 use crate::position::Position;
@@ -22,10 +23,12 @@ use std::sync::{Arc, RwLock};
 
 mod accumulator;
 mod features;
+mod mlp;
 mod network;
 
 pub use accumulator::*;
 pub use features::*;
+pub use mlp::*;
 pub use network::*;
 
 /// The network built into the binary.
@@ -85,7 +88,7 @@ fn read_network_file(path: &str) -> Result<Vec<u8>, NetError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(NetError(format!("{path} is longer than a network ({MAX_FILE_BYTES} bytes at most)")));
     }
-    if !bytes.starts_with(MAGIC) && !bytes.starts_with(MAGIC_V1) {
+    if !has_network_magic(&bytes) {
         return Err(NetError(format!("{path} is not a Hisha network file (bad magic)")));
     }
     Ok(bytes)
@@ -108,7 +111,7 @@ mod tests {
     fn random_network(seed: u64) -> Network {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut r = |n: usize, m: i16| -> Vec<i16> { (0..n).map(|_| rng.gen_range(-m..=m)).collect() };
-        Network { ft_bias: r(HIDDEN, 100), ft_weights: r(INPUTS * HIDDEN, 60), out_weights: r(OUTPUT_BUCKETS * 2 * HIDDEN, 60), out_bias: (0..OUTPUT_BUCKETS as i32).map(|b| 1234 + 100 * b).collect() }
+        Network { ft_bias: r(HIDDEN, 100), ft_weights: r(INPUTS * HIDDEN, 60), out_weights: r(OUTPUT_BUCKETS * 2 * HIDDEN, 60), out_bias: (0..OUTPUT_BUCKETS as i32).map(|b| 1234 + 100 * b).collect(), mlp: None }
     }
 
     fn features(pos: &Position, c: Color) -> Vec<u16> {
@@ -262,5 +265,105 @@ mod tests {
         let bytes = Network::to_bytes(&net.ft_bias, &net.ft_weights, w2, &[0, 0, 0]);
         let err = Network::from_bytes(&bytes).err().unwrap();
         assert!(err.0.contains("3 output buckets"), "{err}");
+    }
+
+    /// Hidden layers with random weights, the last layer's scaled by `last`.
+    fn random_mlp(seed: u64, last: i16) -> Mlp {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut w: Vec<i16> = (0..MLP_WEIGHTS).map(|_| rng.gen_range(-150..=150)).collect();
+        let n = w.len();
+        w[n - L2..].iter_mut().for_each(|x| *x = x.saturating_mul(last));
+        let mut b: Vec<i32> = (0..MLP_BIASES).map(|_| rng.gen_range(0..=QA * QH / 2)).collect();
+        b[MLP_BIASES - 1] *= last as i32;
+        Mlp::from_parts(&w, &b).unwrap()
+    }
+
+    fn with_mlp(net: &Network, mlp: Option<Mlp>) -> Network {
+        let bytes = Network::to_bytes_with(&net.ft_bias, &net.ft_weights, &net.out_weights, &net.out_bias, mlp.as_ref());
+        Network::from_bytes(&bytes).unwrap()
+    }
+
+    const SAMPLE_SFENS: [&str; 3] = [
+        crate::position::START_SFEN,
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
+    ];
+
+    #[test]
+    fn hidden_layers_with_a_zero_last_layer_change_nothing() {
+        crate::init();
+        let plain = random_network(21);
+        let layered = with_mlp(&plain, Some(random_mlp(4, 0)));
+        let live = with_mlp(&plain, Some(random_mlp(4, 1)));
+        assert!(layered.mlp().is_some());
+        let mut changed = 0;
+        for sfen in SAMPLE_SFENS {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let mut acc = Accumulator::default();
+            acc.refresh(&plain, &pos);
+            assert_eq!(layered.evaluate(&acc, &pos), plain.evaluate(&acc, &pos), "{sfen}");
+            changed += (live.evaluate(&acc, &pos) != plain.evaluate(&acc, &pos)) as usize;
+        }
+        assert!(changed >= 2, "live hidden layers changed only {changed} evaluations");
+    }
+
+    /// The hidden layers in floating point, as the trainer computes them.
+    fn float_forward(mlp: &Mlp, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> f64 {
+        let (w, b) = mlp.parts();
+        let (qa, qh) = (QA as f64, QH as f64);
+        let x: Vec<f64> = us.iter().chain(them).map(|&a| (a as f64 / qa).clamp(0.0, 1.0)).collect();
+        let layer = |x: &[f64], w: &[i16], b: &[i32], clip: bool| -> Vec<f64> {
+            b.iter()
+                .enumerate()
+                .map(|(j, &bj)| {
+                    let z = bj as f64 / (qa * qh) + x.iter().zip(&w[j * x.len()..]).map(|(xi, &wi)| xi * wi as f64 / qh).sum::<f64>();
+                    if clip { z.clamp(0.0, 1.0) } else { z }
+                })
+                .collect()
+        };
+        let h1 = layer(&x, &w[..L1 * 2 * HIDDEN], &b[..L1], true);
+        let h2 = layer(&h1, &w[L1 * 2 * HIDDEN..L1 * 2 * HIDDEN + L2 * L1], &b[L1..L1 + L2], true);
+        layer(&h2, &w[MLP_WEIGHTS - L2..], &b[L1 + L2..], false)[0]
+    }
+
+    #[test]
+    fn quantised_hidden_layers_follow_the_float_ones() {
+        crate::init();
+        let net = random_network(8);
+        for seed in 0..6 {
+            let mlp = random_mlp(seed, 20);
+            for sfen in SAMPLE_SFENS {
+                let pos = Position::from_sfen(sfen).unwrap();
+                let mut acc = Accumulator::default();
+                acc.refresh(&net, &pos);
+                let (us, them) = (&acc.v[pos.side_to_move().index()], &acc.v[pos.side_to_move().flip().index()]);
+                let exact = float_forward(&mlp, us, them) * (QA * QB) as f64;
+                let quantised = mlp.forward(us, them) as f64;
+                // Activations are rounded to 1/QA: within 3 centipawns and 1%.
+                let cp = (QA * QB / OUTPUT_SCALE) as f64;
+                assert!((exact - quantised).abs() <= 0.01 * exact.abs() + 3.0 * cp, "seed {seed} {sfen}: {exact} vs {quantised}");
+            }
+        }
+    }
+
+    #[test]
+    fn layered_network_file_round_trips_and_bad_hidden_layers_are_refused() {
+        let net = random_network(12);
+        let mlp = random_mlp(2, 3);
+        let bytes = Network::to_bytes_with(&net.ft_bias, &net.ft_weights, &net.out_weights, &net.out_bias, Some(&mlp));
+        assert!(bytes.starts_with(b"HISHANN3"));
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.mlp(), Some(&mlp));
+        assert_eq!(back.out_bias, net.out_bias);
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        // A first hidden weight that could overflow the layer's sum.
+        let mut bad = bytes.clone();
+        let first_hidden = bytes.len() - 2 * MLP_WEIGHTS - 4 * MLP_BIASES;
+        bad[first_hidden..first_hidden + 2].copy_from_slice(&i16::MIN.to_le_bytes());
+        assert!(Network::from_bytes(&bad).err().unwrap().0.contains("hidden weight"));
+        // Other layer sizes.
+        let mut other = bytes.clone();
+        other[20] = 8;
+        assert!(Network::from_bytes(&other).err().unwrap().0.contains("hidden layers 8x32"));
     }
 }

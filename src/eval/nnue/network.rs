@@ -1,7 +1,10 @@
-//! The network's weights and their file format (`HISHANN2`: magic, sizes, then the
-//! first layer's biases and weights, the output weights and biases of each output
-//! bucket, little-endian; the older `HISHANN1` with one output layer is read too), and
-//! the output layer (clipped ReLU and dot product). Uses `core` and `position`.
+//! The network's weights and their file format, and the output layer (clipped ReLU and
+//! dot product, plus the hidden layers where the network has them). Files are
+//! little-endian: the magic, the sizes, the first layer's biases and weights, the
+//! output weights and biases of each output bucket, then (`HISHANN3` only) the hidden
+//! layers' weights and biases. `HISHANN3` is written only for a network with hidden
+//! layers, `HISHANN2` otherwise; `HISHANN1` (one output layer, no bucket count) is still
+//! read. Uses `mlp`, `core` and `position`.
 
 use super::*;
 
@@ -15,24 +18,47 @@ pub struct Network {
     pub(super) out_weights: Vec<i16>,
     /// Output bias of each output bucket (scaled by `QA * QB`).
     pub(super) out_bias: Vec<i32>,
+    /// Hidden layers whose output is added to the linear output, if any.
+    pub(super) mlp: Option<Mlp>,
 }
 
 /// The first format: one output layer for every position.
 pub(super) const MAGIC_V1: &[u8; 8] = b"HISHANN1";
-/// The current format: one output layer per output bucket.
+/// One output layer per output bucket.
 pub(super) const MAGIC: &[u8; 8] = b"HISHANN2";
+/// As `HISHANN2`, with hidden layers after the accumulator.
+pub(super) const MAGIC_V3: &[u8; 8] = b"HISHANN3";
 
-/// Size in bytes of a network file for this build with `buckets` output buckets: the
-/// magic, the sizes, the first layer, the output weights and biases.
+/// Size of a network file's header: the magic and its u32 sizes.
+const fn header_bytes(magic: &[u8; 8]) -> usize {
+    match magic[7] {
+        b'1' => 16,
+        b'2' => 20,
+        _ => 28,
+    }
+}
+
+/// Size in bytes of a `HISHANN2` network file for this build with `buckets` output
+/// buckets: the header, the first layer, the output weights and biases.
 pub const fn file_bytes(buckets: usize) -> usize {
-    MAGIC.len() + 12 + 2 * (HIDDEN + INPUTS * HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+    header_bytes(MAGIC) + 2 * (HIDDEN + INPUTS * HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
 }
 
 /// Size of a `HISHANN1` file (one output layer, no bucket count in its header).
 const V1_FILE_BYTES: usize = file_bytes(1) - 4;
 
+/// Size of a `HISHANN3` file: a `HISHANN2` one with two more sizes and the hidden layers.
+const fn v3_file_bytes(buckets: usize) -> usize {
+    file_bytes(buckets) + 8 + 2 * MLP_WEIGHTS + 4 * MLP_BIASES
+}
+
 /// The largest network file this build reads.
-pub const MAX_FILE_BYTES: usize = file_bytes(OUTPUT_BUCKETS);
+pub const MAX_FILE_BYTES: usize = v3_file_bytes(OUTPUT_BUCKETS);
+
+/// The magics of the network files this build reads.
+pub(super) fn has_network_magic(b: &[u8]) -> bool {
+    [MAGIC_V1, MAGIC, MAGIC_V3].iter().any(|m| b.starts_with(&m[..]))
+}
 
 /// Why a network file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,14 +74,35 @@ fn le_u32(b: &[u8], at: usize) -> usize {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize
 }
 
+/// Reads a network file front to back; lengths are checked before it is made.
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn i16s(&mut self, n: usize) -> Vec<i16> {
+        let v = self.b[self.at..self.at + 2 * n].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+        self.at += 2 * n;
+        v
+    }
+
+    fn i32s(&mut self, n: usize) -> Vec<i32> {
+        let v = self.b[self.at..self.at + 4 * n].chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        self.at += 4 * n;
+        v
+    }
+}
+
 impl Network {
-    /// Parses a network file: magic, input and hidden sizes and (`HISHANN2`) the number
-    /// of output buckets (u32), then little-endian i16 first-layer biases and weights,
-    /// i16 output weights and i32 output biases.
+    /// Parses a network file (any of the formats above).
     pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
-        let v1 = b.starts_with(MAGIC_V1);
-        if b.len() < 20 || !(v1 || b.starts_with(MAGIC)) {
+        let Some(magic) = [MAGIC_V1, MAGIC, MAGIC_V3].into_iter().find(|m| b.starts_with(&m[..])) else {
             return Err(NetError("not a Hisha network file (bad magic)".into()));
+        };
+        let header = header_bytes(magic);
+        if b.len() < header {
+            return Err(NetError("network file shorter than its header".into()));
         }
         let (inputs, hidden) = (le_u32(b, 8), le_u32(b, 12));
         if inputs != INPUTS || hidden != HIDDEN {
@@ -63,33 +110,45 @@ impl Network {
                 "network is {inputs}x{hidden}, this build expects {INPUTS}x{HIDDEN}"
             )));
         }
-        let buckets = if v1 { 1 } else { le_u32(b, 16) };
+        let buckets = if magic == MAGIC_V1 { 1 } else { le_u32(b, 16) };
         if buckets != 1 && buckets != OUTPUT_BUCKETS {
             return Err(NetError(format!("network has {buckets} output buckets, this build reads 1 or {OUTPUT_BUCKETS}")));
         }
-        let expect = if v1 { V1_FILE_BYTES } else { file_bytes(buckets) };
+        let layered = magic == MAGIC_V3;
+        if layered && (le_u32(b, 20), le_u32(b, 24)) != (L1, L2) {
+            let (l1, l2) = (le_u32(b, 20), le_u32(b, 24));
+            return Err(NetError(format!("network has hidden layers {l1}x{l2}, this build expects {L1}x{L2}")));
+        }
+        let expect = match magic[7] {
+            b'1' => V1_FILE_BYTES,
+            b'2' => file_bytes(buckets),
+            _ => v3_file_bytes(buckets),
+        };
         if b.len() != expect {
             return Err(NetError(format!("network file has {} bytes, {expect} expected", b.len())));
         }
-        let mut at = if v1 { 16 } else { 20 };
-        let mut take16 = |n: usize| -> Vec<i16> {
-            let v = b[at..at + 2 * n].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
-            at += 2 * n;
-            v
-        };
-        let ft_bias = take16(HIDDEN);
-        let ft_weights = take16(INPUTS * HIDDEN);
-        let out_weights = take16(buckets * 2 * HIDDEN);
-        let out_bias = b[b.len() - 4 * buckets..].chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-        Ok(Network { ft_weights, ft_bias, out_weights, out_bias })
+        let mut r = Reader { b, at: header };
+        let ft_bias = r.i16s(HIDDEN);
+        let ft_weights = r.i16s(INPUTS * HIDDEN);
+        let out_weights = r.i16s(buckets * 2 * HIDDEN);
+        let out_bias = r.i32s(buckets);
+        let mlp = if layered { Some(Mlp::from_parts(&r.i16s(MLP_WEIGHTS), &r.i32s(MLP_BIASES))?) } else { None };
+        Ok(Network { ft_weights, ft_bias, out_weights, out_bias, mlp })
     }
 
-    /// Serialises the network in the current format (`HISHANN2`), with as many output
+    /// Serialises a network without hidden layers (`HISHANN2`), with as many output
     /// buckets as `out_bias` has entries.
     pub fn to_bytes(ft_bias: &[i16], ft_weights: &[i16], out_weights: &[i16], out_bias: &[i32]) -> Vec<u8> {
-        let mut v = Vec::with_capacity(file_bytes(out_bias.len()));
-        v.extend_from_slice(MAGIC);
-        for n in [INPUTS, HIDDEN, out_bias.len()] {
+        Network::to_bytes_with(ft_bias, ft_weights, out_weights, out_bias, None)
+    }
+
+    /// Serialises a network, with hidden layers (`HISHANN3`) or without (`HISHANN2`).
+    pub fn to_bytes_with(ft_bias: &[i16], ft_weights: &[i16], out_weights: &[i16], out_bias: &[i32], mlp: Option<&Mlp>) -> Vec<u8> {
+        let buckets = out_bias.len();
+        let mut v = Vec::with_capacity(v3_file_bytes(buckets));
+        v.extend_from_slice(if mlp.is_some() { MAGIC_V3 } else { MAGIC });
+        let sizes: &[usize] = if mlp.is_some() { &[INPUTS, HIDDEN, buckets, L1, L2] } else { &[INPUTS, HIDDEN, buckets] };
+        for &n in sizes {
             v.extend_from_slice(&(n as u32).to_le_bytes());
         }
         for x in ft_bias.iter().chain(ft_weights).chain(out_weights) {
@@ -98,7 +157,17 @@ impl Network {
         for x in out_bias {
             v.extend_from_slice(&x.to_le_bytes());
         }
+        if let Some(mlp) = mlp {
+            let (w, b) = mlp.parts();
+            w.iter().for_each(|x| v.extend_from_slice(&x.to_le_bytes()));
+            b.iter().for_each(|x| v.extend_from_slice(&x.to_le_bytes()));
+        }
         v
+    }
+
+    /// The hidden layers, if the network has them.
+    pub fn mlp(&self) -> Option<&Mlp> {
+        self.mlp.as_ref()
     }
 
     /// Number of output buckets (1, or `OUTPUT_BUCKETS`).
@@ -129,7 +198,10 @@ impl Network {
         let bucket = if self.out_bias.len() == 1 { 0 } else { output_bucket(pos) };
         let w = &self.out_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
         let (us, them) = (&acc.v[stm.index()], &acc.v[stm.flip().index()]);
-        let sum = self.out_bias[bucket] + dot_crelu(us, &w[..HIDDEN]) + dot_crelu(them, &w[HIDDEN..]);
+        let mut sum = self.out_bias[bucket] + dot_crelu(us, &w[..HIDDEN]) + dot_crelu(them, &w[HIDDEN..]);
+        if let Some(mlp) = &self.mlp {
+            sum += mlp.forward(us, them);
+        }
         (sum as i64 * OUTPUT_SCALE as i64 / (QA * QB) as i64) as i32
     }
 }
