@@ -89,6 +89,15 @@ enum Command {
         Output: the records in --out; a settings line, progress lines and a summary on stderr.\n\
         Run the same command again to resume a stopped run.")]
     Gensfen(hisha::gensfen::GensfenArgs),
+    /// Search the positions of a PackedSfenValue file again and write them with the new
+    /// scores and best moves (resumable).
+    #[command(after_help = "Examples:\n  \
+        hisha rescore --in r7.bin --out r7-20k.bin --nodes 20000   deeper labels, built-in network\n  \
+        hisha rescore --in r7.bin --out r7-d9.bin --depth 9 --positions 100000\n\n\
+        Output: the records in --out, in the input's order, each with a new score and move\n\
+        (position, move number, result and game marker kept); progress lines on stderr.\n\
+        Run the same command again to resume a stopped run.")]
+    Rescore(hisha::gensfen::rescore::RescoreArgs),
     /// Print the records of a PackedSfenValue file as text: SFEN, move, score, result, game.
     #[command(after_help = "Example:\n  \
         hisha psv-dump g.bin --limit 2\n\n\
@@ -164,6 +173,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Analyse(args)) => hisha::analyse::run(&args),
         Some(Command::Gensfen(args)) => report(hisha::gensfen::run(&args)),
+        Some(Command::Rescore(args)) => report(hisha::gensfen::rescore::run(&args)),
         Some(Command::PsvDump { file, limit }) => {
             report(hisha::psv::dump::dump(&file, limit, &mut std::io::BufWriter::new(std::io::stdout().lock())).map_err(|e| e.to_string()))
         }

@@ -1,6 +1,6 @@
 //! `hisha gensfen` end to end: reproducible files for a seed and shard (whatever the
 //! thread count), resuming after a torn write or a kill, refusing foreign files and
-//! changed settings, and `psv-dump`'s errors on bad files.
+//! changed settings, and `psv-dump`'s errors on bad files; `hisha rescore` likewise.
 
 use hisha::psv::{PackedSfenValue, PsvReader, RECORD_BYTES};
 use std::path::{Path, PathBuf};
@@ -148,4 +148,52 @@ fn psv_dump_reads_good_files_and_explains_bad_ones() {
     let o = Command::new(env!("CARGO_BIN_EXE_hisha")).args(["psv-dump"]).arg(&bad).output().unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("truncated or not a PSV file"));
+}
+
+fn rescore(input: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["rescore", "--nodes", "300", "--hash", "2", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    Command::new(env!("CARGO_BIN_EXE_hisha")).args(&args).output().unwrap()
+}
+
+fn rescored(input: &Path, out: &Path, extra: &[&str]) -> Vec<u8> {
+    let o = rescore(input, out, extra);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read(out).unwrap()
+}
+
+#[test]
+fn rescore_keeps_positions_and_results_and_is_reproducible() {
+    let input = fresh("rescore-in.bin");
+    let old = records(&ok(&input, &["--games", "5", "--seed", "9", "--threads", "1"]));
+    let one = rescored(&input, &fresh("rescore-1.bin"), &["--threads", "1"]);
+    let two = rescored(&input, &fresh("rescore-2.bin"), &["--threads", "2"]);
+    assert_eq!(one, two, "the thread count does not change the output");
+    let new = records(&one);
+    assert_eq!(new.len(), old.len());
+    let mut changed = 0;
+    for (n, o) in new.iter().zip(&old) {
+        assert_eq!((n.sfen, n.game_ply, n.game_result, n.padding), (o.sfen, o.game_ply, o.game_result, o.padding));
+        let (pos, m) = n.decode().unwrap();
+        assert!(m.is_some_and(|m| hisha::movegen::legal_moves(&pos).as_slice().contains(&m)));
+        changed += (n.score != o.score) as usize;
+    }
+    assert!(changed > new.len() / 4, "a deeper search changes most scores: {changed} of {}", new.len());
+    // Cut inside a game, the same command redoes that game and ends with the same file.
+    let cut = fresh("rescore-cut.bin");
+    std::fs::copy(dir().join("rescore-1.bin.settings"), dir().join("rescore-cut.bin.settings")).unwrap();
+    let settings = std::fs::read_to_string(dir().join("rescore-cut.bin.settings")).unwrap();
+    assert!(settings.contains("nodes=300"), "{settings}");
+    std::fs::write(&cut, &one[..one.len() / 2 + 17]).unwrap();
+    assert_eq!(rescored(&input, &cut, &["--threads", "2"]), one);
+    // Another node count is refused on that file; a text file is refused as input.
+    let o = Command::new(env!("CARGO_BIN_EXE_hisha"))
+        .args(["rescore", "--nodes", "301", "--hash", "2", "--in", input.to_str().unwrap(), "--out", cut.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("other settings"));
+    let text = fresh("rescore-text.bin");
+    std::fs::write(&text, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\t0\t1\n").unwrap();
+    let o = rescore(&text, &fresh("rescore-x.bin"), &[]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("PackedSfenValue"));
 }

@@ -1,4 +1,5 @@
-//! `hisha gensfen`: self-play training data in YaneuraOu's PackedSfenValue format.
+//! `hisha gensfen`: self-play training data in YaneuraOu's PackedSfenValue format
+//! (and `rescore`: new labels for such data).
 //! `openings` (random starts, handicaps too), `game` (one game, reproducible from its
 //! seed), `output` (resuming and the settings file), `run` here: one game per thread
 //! (each with its own engine: hash and statistics), games written whole and in game
@@ -10,6 +11,7 @@ pub mod game;
 pub mod openings;
 pub mod output;
 mod progress;
+pub mod rescore;
 
 use crate::shard::Shard;
 use game::{play, Game, GameRule};

@@ -81,6 +81,11 @@ impl PsvReader {
         Ok(r)
     }
 
+    /// The same file from its first record again.
+    pub fn reopen(&self) -> Result<PsvReader, PsvError> {
+        PsvReader::open(&self.path)
+    }
+
     /// Number of records in the file.
     pub fn len(&self) -> u64 {
         self.records
