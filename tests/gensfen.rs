@@ -192,6 +192,15 @@ fn rescore_keeps_positions_and_results_and_is_reproducible() {
         .output()
         .unwrap();
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("other settings"));
+    // Another file as the output is refused, whole.
+    let other = fresh("rescore-other.bin");
+    std::fs::write(&other, &one[40..]).unwrap();
+    let o = rescore(&input, &other, &[]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("not a rescore output"));
+    std::fs::write(dir().join("rescore-other.bin.settings"), &settings).unwrap();
+    let o = rescore(&input, &other, &[]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("not its rescored copy"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&other).unwrap(), &one[40..]);
     let text = fresh("rescore-text.bin");
     std::fs::write(&text, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\t0\t1\n").unwrap();
     let o = rescore(&text, &fresh("rescore-x.bin"), &[]);

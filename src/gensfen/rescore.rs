@@ -7,7 +7,7 @@
 //! thread count; a stopped run resumes at its last whole unit. Uses `engine`, `search`,
 //! `psv`, `position`, `movegen` and `gensfen::output` (the settings file).
 
-use super::output::check_settings;
+use super::output::{check_settings, settings_path};
 use crate::engine::Engine;
 use crate::movegen::legal_moves;
 use crate::psv::{move16::to_move16, PackedSfenValue, PsvReader, GAME_END, RECORD_BYTES};
@@ -123,26 +123,35 @@ fn rescore_unit(unit: &[PackedSfenValue], engine: &mut Engine, limits: &Limits) 
 
 /// Opens the output and cuts it back to the last whole unit of the input; returns
 /// the file (positioned at its end) and the records kept. The input reader is left
-/// at the first unit still to do.
+/// at the first unit still to do. An output whose positions are not the input's, in
+/// its order, is refused (another file given by mistake is never cut).
 fn resume(out: &Path, input: &mut PsvReader) -> Result<(std::fs::File, u64), String> {
+    use std::io::{BufReader, Read};
     let cannot = |e: std::io::Error| format!("cannot open {}: {e}", out.display());
-    let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(out).map_err(cannot)?;
+    let file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(out).map_err(cannot)?;
     let have = file.metadata().map_err(cannot)?.len() / RECORD_BYTES as u64;
+    let mut done = BufReader::new(file.try_clone().map_err(cannot)?);
     let mut kept = 0u64;
     while kept < have {
         let unit = next_unit(input)?;
-        if unit.is_empty() || kept + unit.len() as u64 > have {
-            if !unit.is_empty() {
-                // This unit is redone: read the input again up to its start.
-                return reopen_at(out, file, input, kept);
+        if unit.is_empty() {
+            return Err(format!("{} holds more records than {} has: not its rescored copy", out.display(), input.path().display()));
+        }
+        let mut b = [0u8; RECORD_BYTES];
+        for (i, rec) in unit.iter().enumerate().take((have - kept) as usize) {
+            done.read_exact(&mut b).map_err(cannot)?;
+            if b[..32] != rec.sfen {
+                let at = kept + i as u64;
+                return Err(format!("{} record {at} is not the position of {} record {at}: not its rescored copy", out.display(), input.path().display()));
             }
-            break;
+        }
+        if kept + unit.len() as u64 > have {
+            // This unit is redone: read the input again up to its start.
+            return reopen_at(out, file, input, kept);
         }
         kept += unit.len() as u64;
     }
-    file.set_len(kept * RECORD_BYTES as u64).map_err(cannot)?;
-    file.seek(SeekFrom::End(0)).map_err(cannot)?;
-    Ok((file, kept))
+    reopen_at(out, file, input, kept)
 }
 
 /// Cuts `file` to `kept` records and sets `input` back to its record `kept`.
@@ -167,6 +176,10 @@ pub fn run(a: &RescoreArgs) -> Result<(), String> {
     let total = input.len();
     let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, 256);
     let settings = settings_line(a, &limits);
+    let started = std::fs::metadata(&a.out).is_ok_and(|m| m.len() > 0);
+    if started && !settings_path(&a.out).exists() {
+        return Err(format!("{} exists and has no {}: not a rescore output; refusing to write to it", a.out.display(), settings_path(&a.out).display()));
+    }
     check_settings(&a.out, &settings)?;
     let (mut file, mut done) = resume(&a.out, &mut input)?;
     eprintln!("rescore: {settings} threads={threads}; {done} of {total} records already done");

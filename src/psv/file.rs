@@ -81,6 +81,11 @@ impl PsvReader {
         Ok(r)
     }
 
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The same file from its first record again.
     pub fn reopen(&self) -> Result<PsvReader, PsvError> {
         PsvReader::open(&self.path)
