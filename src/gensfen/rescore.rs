@@ -46,7 +46,8 @@ pub struct RescoreArgs {
     /// Transposition table per thread, MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
-    /// Stop once the output holds at least this many records (0: the whole input).
+    /// Stop at the first whole game that brings the output to this many records (0: the
+    /// whole input).
     #[arg(long, default_value_t = 0)]
     pub positions: u64,
     /// Seconds between progress lines on stderr.
@@ -188,12 +189,13 @@ pub fn run(a: &RescoreArgs) -> Result<(), String> {
     let (start, start_done) = (Instant::now(), done);
     let mut shown = Instant::now();
     while done < target {
-        let mut units = Vec::new();
-        while units.len() < BATCH_UNITS {
+        let (mut units, mut records) = (Vec::new(), 0u64);
+        while units.len() < BATCH_UNITS && done + records < target {
             let unit = next_unit(&mut input)?;
             if unit.is_empty() {
                 break;
             }
+            records += unit.len() as u64;
             units.push(unit);
         }
         if units.is_empty() {
