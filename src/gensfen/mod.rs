@@ -87,24 +87,30 @@ pub struct GensfenArgs {
     pub progress: u64,
 }
 
-/// The game rule of the options, checked.
-fn rule_of(a: &GensfenArgs) -> Result<GameRule, String> {
-    if a.depth.is_some_and(|d| !(1..=60).contains(&d)) {
+/// The node and depth limits of `--nodes` and `--depth`, checked; `default_nodes`
+/// when neither is given.
+pub(crate) fn search_limit(nodes: Option<u64>, depth: Option<i32>, default_nodes: u64) -> Result<(Option<u64>, Option<i32>), String> {
+    if depth.is_some_and(|d| !(1..=60).contains(&d)) {
         return Err("--depth must be 1..60".into());
     }
-    if a.nodes == Some(0) {
+    if nodes == Some(0) {
         return Err("--nodes must be at least 1".into());
     }
+    Ok((if nodes.is_none() && depth.is_none() { Some(default_nodes) } else { nodes }, depth))
+}
+
+/// The game rule of the options, checked.
+fn rule_of(a: &GensfenArgs) -> Result<GameRule, String> {
+    let (nodes, depth) = search_limit(a.nodes, a.depth, 5000)?;
     if a.random_min > a.random_max || a.random_max > 200 {
         return Err("--random-min must not exceed --random-max (at most 200)".into());
     }
     if !(0.0..=1.0).contains(&a.handicap_rate) {
         return Err("--handicap-rate must be within 0..1".into());
     }
-    let nodes = if a.nodes.is_none() && a.depth.is_none() { Some(5000) } else { a.nodes };
     Ok(GameRule {
         nodes,
-        depth: a.depth,
+        depth,
         opening: OpeningRule { min_plies: a.random_min, max_plies: a.random_max, handicap_rate: a.handicap_rate },
         adjudicate: a.adjudicate.max(1),
         max_score: a.max_score,

@@ -57,17 +57,11 @@ pub struct RescoreArgs {
 
 /// The search limit of the options, checked.
 fn limits_of(a: &RescoreArgs) -> Result<Limits, String> {
-    if a.depth.is_some_and(|d| !(1..=60).contains(&d)) {
-        return Err("--depth must be 1..60".into());
-    }
-    if a.nodes == Some(0) {
-        return Err("--nodes must be at least 1".into());
-    }
+    let (nodes, depth) = super::search_limit(a.nodes, a.depth, 20_000)?;
     if a.hash == 0 || a.hash > 4096 {
         return Err("--hash must be 1..4096 MiB".into());
     }
-    let nodes = if a.nodes.is_none() && a.depth.is_none() { Some(20_000) } else { a.nodes };
-    Ok(Limits { nodes, depth: a.depth, ..Limits::default() })
+    Ok(Limits { nodes, depth, ..Limits::default() })
 }
 
 /// The settings that decide the output.
