@@ -56,8 +56,11 @@ const fn v3_file_bytes(buckets: usize) -> usize {
 pub const MAX_FILE_BYTES: usize = v3_file_bytes(OUTPUT_BUCKETS);
 
 /// The magics of the network files this build reads.
+const MAGICS: [&[u8; 8]; 3] = [MAGIC_V1, MAGIC, MAGIC_V3];
+
+/// Whether `b` starts like a network file this build reads.
 pub(super) fn has_network_magic(b: &[u8]) -> bool {
-    [MAGIC_V1, MAGIC, MAGIC_V3].iter().any(|m| b.starts_with(&m[..]))
+    MAGICS.iter().any(|m| b.starts_with(&m[..]))
 }
 
 /// Why a network file was refused.
@@ -97,7 +100,7 @@ impl Reader<'_> {
 impl Network {
     /// Parses a network file (any of the formats above).
     pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
-        let Some(magic) = [MAGIC_V1, MAGIC, MAGIC_V3].into_iter().find(|m| b.starts_with(&m[..])) else {
+        let Some(magic) = MAGICS.into_iter().find(|m| b.starts_with(&m[..])) else {
             return Err(NetError("not a Hisha network file (bad magic)".into()));
         };
         let header = header_bytes(magic);
