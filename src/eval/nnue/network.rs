@@ -197,6 +197,23 @@ impl Network {
     /// accumulator.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.evaluate_avx2(acc, pos) };
+        }
+        self.evaluate_any(acc, pos)
+    }
+
+    /// `evaluate` compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn evaluate_avx2(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        self.evaluate_any(acc, pos)
+    }
+
+    #[inline(always)]
+    fn evaluate_any(&self, acc: &Accumulator, pos: &Position) -> i32 {
         let stm = pos.side_to_move();
         let bucket = if self.out_bias.len() == 1 { 0 } else { output_bucket(pos) };
         let w = &self.out_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
