@@ -14,6 +14,7 @@ use crate::psv::{move16::to_move16, PackedSfenValue, PsvReader, GAME_END, RECORD
 use crate::search::{Config, Limits, Report, Sink};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -37,7 +38,7 @@ pub struct RescoreArgs {
     /// Depth per position.
     #[arg(long)]
     pub depth: Option<i32>,
-    /// Positions searched in parallel, one unit per thread (default: all cores).
+    /// Games rescored in parallel, one per thread (default: all cores).
     #[arg(long, short)]
     pub threads: Option<usize>,
     /// Evaluation: a network file, or nothing for the built-in network.
@@ -213,30 +214,34 @@ fn new_engine(hash_mb: usize) -> Engine {
     Engine::new(Config { verbose: false, keep_history: true, ..Config::default() }, hash_mb)
 }
 
-/// Rescores `units`, unit `i` by engine `i % engines.len()` on its own thread.
+/// Rescores `units` on one thread per engine, each taking the next unit left.
 fn rescore_batch(units: &[Vec<PackedSfenValue>], engines: &mut [Engine], limits: &Limits) -> Vec<Vec<PackedSfenValue>> {
-    let n = engines.len();
-    let mut out: Vec<Vec<PackedSfenValue>> = vec![Vec::new(); units.len()];
-    std::thread::scope(|s| {
-        let mut slots: Vec<Vec<(usize, &mut Vec<PackedSfenValue>)>> = (0..n).map(|_| Vec::new()).collect();
-        for (i, slot) in out.iter_mut().enumerate() {
-            slots[i % n].push((i, slot));
-        }
-        for (engine, mine) in engines.iter_mut().zip(slots) {
-            let spawned = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(s, move || {
-                for (i, slot) in mine {
-                    *slot = rescore_unit(&units[i], engine, limits);
-                }
-            });
-            if let Err(e) = spawned {
-                eprintln!("rescore: cannot start a thread: {e}");
-            }
-        }
+    let next = AtomicUsize::new(0);
+    let finished: Vec<(usize, Vec<PackedSfenValue>)> = std::thread::scope(|s| {
+        let threads: Vec<_> = engines
+            .iter_mut()
+            .map(|engine| {
+                let next = &next;
+                std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(s, move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(unit) = units.get(i) else { break mine };
+                        mine.push((i, rescore_unit(unit, engine, limits)));
+                    }
+                })
+            })
+            .collect();
+        threads.into_iter().filter_map(|t| t.ok()?.join().ok()).flatten().collect()
     });
+    let mut out: Vec<Vec<PackedSfenValue>> = vec![Vec::new(); units.len()];
+    for (i, recs) in finished {
+        out[i] = recs;
+    }
     // A unit whose thread could not start is rescored here.
-    for (i, slot) in out.iter_mut().enumerate() {
-        if slot.len() != units[i].len() {
-            *slot = rescore_unit(&units[i], &mut engines[0], limits);
+    for (slot, unit) in out.iter_mut().zip(units) {
+        if slot.len() != unit.len() {
+            *slot = rescore_unit(unit, &mut engines[0], limits);
         }
     }
     out
