@@ -23,6 +23,10 @@ pub struct Frontier {
     pub depth: i32,
     /// The reply the search expected.
     pub ponder: Move,
+    /// Key of the position the move leads to. When that position is in the graph too
+    /// (reached by a transposition), the move takes its backed-up value instead of the
+    /// search's.
+    pub child: u64,
 }
 
 /// One book position.
@@ -58,6 +62,12 @@ pub fn node_key(pos: &Position) -> u64 {
     PosKey::from_sfen(&pos.to_sfen()).map(|k| k.hash(None)).unwrap_or(0)
 }
 
+/// A frontier move's value: its position's backed-up one when that position is in
+/// `val` (a transposition), else its search's.
+fn frontier_value(f: &Frontier, val: &HashMap<u64, i32>) -> i32 {
+    val.get(&f.child).map_or(f.value, |v| -v)
+}
+
 impl Graph {
     /// Negamax values of every node reachable from the roots.
     pub fn values(&self) -> HashMap<u64, i32> {
@@ -77,7 +87,8 @@ impl Graph {
         if !on_path.insert(k) {
             return 0; // a cycle: repetition, scored as a draw
         }
-        let mut best: Option<i32> = n.frontier.map(|f| f.value);
+        let mut best: Option<i32> =
+            n.frontier.map(|f| if self.nodes.contains_key(&f.child) { -self.value_of(f.child, val, on_path) } else { f.value });
         for &(_, c) in &n.children {
             let v = -self.value_of(c, val, on_path);
             best = Some(best.map_or(v, |b| b.max(v)));
@@ -110,7 +121,7 @@ impl Graph {
             let Some(n) = self.nodes.get(&k) else { continue };
             let v = val.get(&k).copied().unwrap_or(0);
             if let Some(f) = n.frontier {
-                let loss = (v - f.value).max(0);
+                let loss = (v - frontier_value(&f, &val)).max(0);
                 if loss <= window && n.plies < max_plies {
                     let fc = c + loss + self.ply_cost;
                     if best.is_none_or(|(bc, _)| fc < bc) {
@@ -141,7 +152,8 @@ impl Graph {
                 moves.push(BookMove { mv, ponder, value, depth: child.depth, count: 1 });
             }
             if let Some(f) = n.frontier {
-                moves.push(BookMove { mv: f.mv, ponder: f.ponder, value: f.value, depth: f.depth, count: 1 });
+                let ponder = self.best_move(f.child, &val).unwrap_or(f.ponder);
+                moves.push(BookMove { mv: f.mv, ponder, value: frontier_value(&f, &val), depth: f.depth, count: 1 });
             }
             moves.sort_by_key(|m| Reverse(m.value));
             out.push((n.sfen.clone(), moves));
@@ -152,7 +164,7 @@ impl Graph {
     /// The move with the best backed-up value at `k`.
     fn best_move(&self, k: u64, val: &HashMap<u64, i32>) -> Option<Move> {
         let n = self.nodes.get(&k)?;
-        let mut best = n.frontier.map(|f| (f.value, f.mv));
+        let mut best = n.frontier.map(|f| (frontier_value(&f, val), f.mv));
         for &(mv, c) in &n.children {
             let v = -val.get(&c).copied().unwrap_or(0);
             if best.is_none_or(|(b, _)| v > b) {
@@ -195,7 +207,7 @@ mod tests {
             sfen: String::new(),
             plies: 0,
             children: children.into_iter().map(|c| (mv, c)).collect(),
-            frontier: frontier.map(|value| Frontier { mv, value, depth: 1, ponder: Move::NONE }),
+            frontier: frontier.map(|value| Frontier { mv, value, depth: 1, ponder: Move::NONE, child: 0 }),
             terminal: -5000,
             depth: 1,
         }
@@ -216,6 +228,24 @@ mod tests {
         // A cycle back to the root counts as a draw, not as a loop.
         g.nodes.get_mut(&3).unwrap().children.push((Move::from_usi("2g2f").unwrap(), 1));
         assert_eq!(g.values()[&1], 50);
+    }
+
+    #[test]
+    fn a_frontier_move_into_a_known_position_takes_its_value() {
+        let mut g = Graph::default();
+        // Root: child 2 (+50 here) and a frontier searched at 70 that leads to node 3,
+        // which the graph knows (a transposition) and values at 10 for its mover.
+        g.nodes.insert(1, node(Some(70), vec![2]));
+        g.nodes.insert(2, node(Some(-50), vec![]));
+        g.nodes.insert(3, node(Some(10), vec![]));
+        g.nodes.get_mut(&1).unwrap().frontier.as_mut().unwrap().child = 3;
+        g.roots.push((1, 0));
+        assert_eq!(g.values()[&1], 50, "the frontier is worth -10, not its search's 70");
+        let root = g.export().into_iter().find(|(_, m)| m.len() == 2).unwrap().1;
+        assert_eq!(root.iter().map(|m| m.value).collect::<Vec<_>>(), vec![50, -10]);
+        // Without the transposition the search's value stands.
+        g.nodes.remove(&3);
+        assert_eq!(g.values()[&1], 70);
     }
 
     #[test]

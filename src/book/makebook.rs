@@ -85,7 +85,10 @@ impl Searcher {
         match pos.parse_usi_move(&r.best) {
             Some(mv) => {
                 let ponder = r.ponder.unwrap_or(Move::NONE);
-                (Some(Frontier { mv, value: r.score, depth: r.depth, ponder }), r.score, r.depth)
+                let mut next = pos.clone();
+                next.do_move(mv);
+                let child = node_key(&next);
+                (Some(Frontier { mv, value: r.score, depth: r.depth, ponder, child }), r.score, r.depth)
             }
             None => (None, r.score, r.depth),
         }
@@ -165,7 +168,7 @@ fn resume(g: &mut Graph, path: &str) -> Result<usize, String> {
             if known.contains(&ck) {
                 node.children.push((m.mv, ck));
             } else if node.frontier.is_none_or(|f| m.value > f.value) {
-                node.frontier = Some(Frontier { mv: m.mv, value: m.value, depth: m.depth, ponder: m.ponder });
+                node.frontier = Some(Frontier { mv: m.mv, value: m.value, depth: m.depth, ponder: m.ponder, child: ck });
             }
         }
         g.nodes.insert(k, node);
