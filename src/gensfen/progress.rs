@@ -74,7 +74,7 @@ impl Stats {
 }
 
 /// `h:mm:ss`.
-fn clock(s: u64) -> String {
+pub(super) fn clock(s: u64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 

@@ -8,6 +8,7 @@
 //! `psv`, `position`, `movegen` and `gensfen::output` (the settings file).
 
 use super::output::{check_settings, settings_path};
+use super::progress::clock;
 use crate::engine::Engine;
 use crate::movegen::legal_moves;
 use crate::psv::{move16::to_move16, PackedSfenValue, PsvReader, GAME_END, RECORD_BYTES};
@@ -124,7 +125,7 @@ fn rescore_unit(unit: &[PackedSfenValue], engine: &mut Engine, limits: &Limits) 
 fn resume(out: &Path, input: &mut PsvReader) -> Result<(std::fs::File, u64), String> {
     use std::io::{BufReader, Read};
     let cannot = |e: std::io::Error| format!("cannot open {}: {e}", out.display());
-    let file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(out).map_err(cannot)?;
+    let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(out).map_err(cannot)?;
     let have = file.metadata().map_err(cannot)?.len() / RECORD_BYTES as u64;
     let mut done = BufReader::new(file.try_clone().map_err(cannot)?);
     let mut kept = 0u64;
@@ -143,25 +144,25 @@ fn resume(out: &Path, input: &mut PsvReader) -> Result<(std::fs::File, u64), Str
         }
         if kept + unit.len() as u64 > have {
             // This unit is redone: read the input again up to its start.
-            return reopen_at(out, file, input, kept);
+            rewind(input, kept)?;
+            break;
         }
         kept += unit.len() as u64;
     }
-    reopen_at(out, file, input, kept)
-}
-
-/// Cuts `file` to `kept` records and sets `input` back to its record `kept`.
-fn reopen_at(out: &Path, mut file: std::fs::File, input: &mut PsvReader, kept: u64) -> Result<(std::fs::File, u64), String> {
-    let cannot = |e: std::io::Error| format!("cannot resume {}: {e}", out.display());
     file.set_len(kept * RECORD_BYTES as u64).map_err(cannot)?;
     file.seek(SeekFrom::End(0)).map_err(cannot)?;
+    Ok((file, kept))
+}
+
+/// Sets `input` back to its record `kept`.
+fn rewind(input: &mut PsvReader, kept: u64) -> Result<(), String> {
     *input = input.reopen().map_err(|e| e.to_string())?;
     for _ in 0..kept {
         if let Some(Err(e)) = input.next() {
             return Err(e.to_string());
         }
     }
-    Ok((file, kept))
+    Ok(())
 }
 
 /// Runs `hisha rescore`; errors are messages for stderr.
@@ -251,7 +252,6 @@ fn rescore_batch(units: &[Vec<PackedSfenValue>], engines: &mut [Engine], limits:
 fn progress_line(done: u64, target: u64, this_run: u64, secs: f64) -> String {
     let rate = this_run as f64 / secs.max(1e-3);
     let left = target.saturating_sub(done) as f64 / rate.max(1e-9);
-    let clock = |s: u64| format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
     format!(
         "rescore: {done}/{target} records ({:.1}%), {rate:.1} positions/s, elapsed {}, ETA {}",
         100.0 * done as f64 / target.max(1) as f64,
