@@ -3,7 +3,10 @@
 //! records (`hisha gensfen`, YaneuraOu, cshogi; side to move's view). Each position
 //! comes with the file it is from and its group: a game for PSV files (Hisha's game
 //! markers, else where the game ply restarts), a block of consecutive lines for text.
-//! Validation holds out whole groups, so no game is split between the two sets.
+//! Validation holds out whole groups, so no game is split between the two sets. A
+//! group is named by a hash of its first position (or line), so whether a game is held
+//! out depends on the game alone: not on the files before it, nor on its scores (a
+//! rescored copy of a file holds out the same games).
 
 use hisha::psv::{game_numbers, read_all, PackedSfenValue};
 use std::io::{BufRead, Read};
@@ -29,8 +32,8 @@ pub struct Input {
     pub record: Record,
     /// Index of its file in the list.
     pub file: usize,
-    /// Its game or block, numbered across all files.
-    pub group: u32,
+    /// Its game or block: the hash of that group's first position or line.
+    pub group: u64,
 }
 
 /// Whether `path` holds text (the old format) rather than PSV records: its first 4 KiB
@@ -43,26 +46,52 @@ pub fn is_text(path: &str) -> Result<bool, String> {
     Ok(!head.is_empty() && head.iter().all(|&b| b == b'\t' || b == b'\n' || b == b'\r' || (0x20..0x7f).contains(&b)))
 }
 
+/// A well-mixed 64-bit hash of `bytes` (FNV-1a, then a SplitMix64 finaliser so that
+/// the low bits, which pick the held-out games, depend on every byte).
+fn content_hash(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
+}
+
+/// The group key of a game starting with `first`: its position and move number, not
+/// its score or result.
+fn game_key(first: &PackedSfenValue) -> u64 {
+    let mut bytes = [0u8; 34];
+    bytes[..32].copy_from_slice(&first.sfen);
+    bytes[32..].copy_from_slice(&first.game_ply.to_le_bytes());
+    content_hash(&bytes)
+}
+
 /// Every position of `files`, in order, each file read in its own format.
 pub fn read_inputs(files: &[String]) -> Result<Vec<Input>, String> {
     let mut out = Vec::new();
-    let mut group_base = 0u32;
     for (file, path) in files.iter().enumerate() {
-        let before = out.len();
         if is_text(path)? {
             let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+            let mut group = 0;
             for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
                 let line = line.map_err(|e| format!("cannot read {path}: {e}"))?;
-                out.push(Input { record: Record::Line(line), file, group: group_base + (i / TEXT_BLOCK) as u32 });
+                if i % TEXT_BLOCK == 0 {
+                    group = content_hash(line.as_bytes());
+                }
+                out.push(Input { record: Record::Line(line), file, group });
             }
         } else {
             let records = read_all(Path::new(path), MAX_PSV_RECORDS).map_err(|e| e.to_string())?;
             let games = game_numbers(&records);
+            let mut group = (u32::MAX, 0);
             for (i, (rec, g)) in records.into_iter().zip(games).enumerate() {
-                out.push(Input { record: Record::Psv(rec, i as u64), file, group: group_base + g });
+                if g != group.0 {
+                    group = (g, game_key(&rec));
+                }
+                out.push(Input { record: Record::Psv(rec, i as u64), file, group: group.1 });
             }
         }
-        group_base = out[before..].last().map_or(group_base, |x| x.group + 1);
     }
     Ok(out)
 }
@@ -96,9 +125,18 @@ mod tests {
         let text = temp("text.txt", b"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\t0\t0.5\n");
         let bin = temp("games.bin", &[psv(&[], 0, false), psv(&["7g7f"], 0, true), psv(&["2g2f"], 1, true)].concat());
         let inputs = read_inputs(&[text.clone(), bin.clone()]).unwrap();
-        let groups: Vec<u32> = inputs.iter().map(|i| i.group).collect();
-        assert_eq!(groups, vec![0, 1, 1, 2]);
+        let groups: Vec<u64> = inputs.iter().map(|i| i.group).collect();
+        assert!(groups[1] == groups[2] && groups[2] != groups[3] && groups[0] != groups[1], "{groups:?}");
         assert!(matches!(inputs[0].record, Record::Line(_)) && matches!(inputs[3].record, Record::Psv(_, 2)));
+        // A game's key is the same whatever file comes before it and whatever its scores.
+        let rescored: Vec<u8> = std::fs::read(&bin).unwrap().chunks(40).flat_map(|r| {
+            let mut r = PackedSfenValue::from_bytes(r.try_into().unwrap());
+            r.score = r.score.wrapping_add(77);
+            r.to_bytes()
+        }).collect();
+        let rescored = temp("rescored.bin", &rescored);
+        let alone = read_inputs(&[rescored, text.clone()]).unwrap();
+        assert_eq!(alone.iter().map(|i| i.group).collect::<Vec<_>>()[..3], groups[1..]);
         let bytes = std::fs::read(&bin).unwrap();
         let cut = temp("cut.bin", &bytes[..bytes.len() - 1]);
         let e = read_inputs(&[cut]).err().unwrap();

@@ -122,7 +122,7 @@ struct Sample {
     classical: f32,
     /// Whether the position came from the first data file.
     from_first_file: bool,
-    /// Its game (PSV) or block of lines (text): validation holds out whole groups.
+    /// The low half of its game's (PSV) or block's (text) key: validation holds out whole groups.
     group: u32,
     /// Its output bucket (`nnue::output_bucket`).
     bucket: u8,
@@ -211,7 +211,7 @@ fn load(files: &[String], max_score: i32) -> Result<Data, String> {
                 result,
                 classical,
                 from_first_file: input.file == 0,
-                group: input.group,
+                group: input.group as u32,
                 bucket: nnue::output_bucket(&pos) as u8,
             };
             Ok(Some((v, sample)))
