@@ -125,6 +125,38 @@ fn stop_during_infinite_and_isready_mid_search() {
     assert!(Position::startpos().parse_usi_move(&bm).is_some());
 }
 
+/// Nodes of the last `info ... pv` line of a search.
+fn final_nodes(lines: &[String]) -> u64 {
+    let info = lines.iter().rev().find(|l| l.contains(" pv ")).expect("a pv line");
+    let t: Vec<&str> = info.split_whitespace().collect();
+    let i = t.iter().position(|&w| w == "nodes").expect("nodes field");
+    t[i + 1].parse().expect("nodes count")
+}
+
+#[test]
+fn clear_hash_button_makes_the_next_search_start_afresh() {
+    let mut e = Engine::ready();
+    e.send("usi");
+    let lines = e.expect(|l| l == "usiok");
+    assert!(lines.iter().any(|l| l == "option name Clear Hash type button"));
+    e.send("usinewgame");
+    e.send("position startpos moves 7g7f 3c3d");
+    let fresh = final_nodes(&e.go("depth 9").2);
+    // The same search again finds its own entries and move statistics...
+    let warm = final_nodes(&e.go("depth 9").2);
+    assert_ne!(warm, fresh);
+    // ... and after the button it retraces the first one node for node.
+    e.send("setoption name Clear Hash");
+    assert_eq!(final_nodes(&e.go("depth 9").2), fresh);
+    // Refused while searching: the running search keeps its table.
+    e.send("go infinite");
+    e.send("setoption name clear hash");
+    let l = e.expect(|l| l.starts_with("info string error"));
+    assert!(l.last().unwrap().contains("Clear Hash"), "{l:?}");
+    e.send("stop");
+    e.expect(|l| l.starts_with("bestmove"));
+}
+
 #[test]
 fn gameover_then_new_game() {
     let mut e = Engine::ready();

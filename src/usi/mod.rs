@@ -176,7 +176,8 @@ impl Usi {
                 emit("readyok");
             }
             "setoption" => {
-                if let Some(line) = options::setoption(&mut self.engine, &mut self.book, args) {
+                let searching = self.searching();
+                if let Some(line) = options::setoption(&mut self.engine, &mut self.book, args, searching) {
                     emit(&line);
                 }
             }

@@ -15,6 +15,7 @@ enum OptKind {
     Check,
     Combo(&'static [&'static str]),
     String,
+    Button,
 }
 
 struct OptDef {
@@ -50,6 +51,7 @@ const OPTIONS: &[OptDef] = &[
     OptDef { name: "UseNNUE", kind: OptKind::Check, default: "true" },
     OptDef { name: "EvalFile", kind: OptKind::String, default: EMBEDDED_NET },
     OptDef { name: "TsumeConventions", kind: OptKind::Combo(TSUME_CONVENTIONS_VARS), default: "Auto" },
+    OptDef { name: "Clear Hash", kind: OptKind::Button, default: "" },
 ];
 
 /// The `id`, `option` and `usiok` lines answering `usi`.
@@ -60,6 +62,7 @@ pub fn usi_answer() -> String {
             OptKind::Spin(lo, hi) => writeln!(s, "option name {} type spin default {} min {lo} max {hi}", o.name, o.default),
             OptKind::Check => writeln!(s, "option name {} type check default {}", o.name, o.default),
             OptKind::String => writeln!(s, "option name {} type string default {}", o.name, o.default),
+            OptKind::Button => writeln!(s, "option name {} type button", o.name),
             OptKind::Combo(vars) => {
                 let _ = write!(s, "option name {} type combo default {}", o.name, o.default);
                 for v in *vars {
@@ -107,9 +110,12 @@ fn parse_spin(value: &str, lo: i64, hi: i64) -> Result<i64, String> {
 }
 
 /// Checks `value` against option `def` and applies it; `Ok` carries a line to print
-/// (if any), `Err` why the value is refused.
-fn apply(engine: &mut Engine, def: &OptDef, value: &str) -> Result<Option<String>, String> {
+/// (if any), `Err` why the value is refused. `searching`: a search is running (the
+/// table and the move-ordering statistics are in use).
+fn apply(engine: &mut Engine, def: &OptDef, value: &str, searching: bool) -> Result<Option<String>, String> {
     match &def.kind {
+        OptKind::Button if searching => return Err("refused while a search runs; send it after bestmove".into()),
+        OptKind::Button => engine.new_game(),
         OptKind::Spin(lo, hi) => set_spin(engine, def.name, parse_spin(value, *lo, *hi)?),
         OptKind::Check => {
             let on = if value.eq_ignore_ascii_case("true") {
@@ -146,9 +152,10 @@ fn apply(engine: &mut Engine, def: &OptDef, value: &str) -> Result<Option<String
     Ok(None)
 }
 
-/// Handles `setoption name <id> [value <x>]` (`args` follow `setoption`); returns the
-/// line to print, if any (an error or a confirmation).
-pub fn setoption(engine: &mut Engine, book: &mut BookSession, args: &[&str]) -> Option<String> {
+/// Handles `setoption name <id> [value <x>]` (`args` follow `setoption`; `searching`
+/// says whether a search runs); returns the line to print, if any (an error or a
+/// confirmation).
+pub fn setoption(engine: &mut Engine, book: &mut BookSession, args: &[&str], searching: bool) -> Option<String> {
     let Some(ni) = args.iter().position(|t| t.eq_ignore_ascii_case("name")) else {
         return Some("info string error: setoption needs 'name <id> [value <x>]'".into());
     };
@@ -171,7 +178,7 @@ pub fn setoption(engine: &mut Engine, book: &mut BookSession, args: &[&str]) -> 
     let Some(def) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&lookup)) else {
         return Some(format!("info string error: unknown option '{}'", name.chars().take(64).collect::<String>()));
     };
-    match apply(engine, def, &value) {
+    match apply(engine, def, &value, searching) {
         Ok(line) => line,
         Err(why) => Some(format!("info string error: option {}: {why}", def.name)),
     }
