@@ -125,6 +125,7 @@ fn rescore_unit(unit: &[PackedSfenValue], engine: &mut Engine, limits: &Limits) 
 fn resume(out: &Path, input: &mut PsvReader) -> Result<(std::fs::File, u64), String> {
     use std::io::{BufReader, Read};
     let cannot = |e: std::io::Error| format!("cannot open {}: {e}", out.display());
+    let cannot_resume = |e: std::io::Error| format!("cannot resume {}: {e}", out.display());
     let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(out).map_err(cannot)?;
     let have = file.metadata().map_err(cannot)?.len() / RECORD_BYTES as u64;
     let mut done = BufReader::new(file.try_clone().map_err(cannot)?);
@@ -136,7 +137,7 @@ fn resume(out: &Path, input: &mut PsvReader) -> Result<(std::fs::File, u64), Str
         }
         let mut b = [0u8; RECORD_BYTES];
         for (i, rec) in unit.iter().enumerate().take((have - kept) as usize) {
-            done.read_exact(&mut b).map_err(cannot)?;
+            done.read_exact(&mut b).map_err(cannot_resume)?;
             if b[..32] != rec.sfen {
                 let at = kept + i as u64;
                 return Err(format!("{} record {at} is not the position of {} record {at}: not its rescored copy", out.display(), input.path().display()));
@@ -149,8 +150,8 @@ fn resume(out: &Path, input: &mut PsvReader) -> Result<(std::fs::File, u64), Str
         }
         kept += unit.len() as u64;
     }
-    file.set_len(kept * RECORD_BYTES as u64).map_err(cannot)?;
-    file.seek(SeekFrom::End(0)).map_err(cannot)?;
+    file.set_len(kept * RECORD_BYTES as u64).map_err(cannot_resume)?;
+    file.seek(SeekFrom::End(0)).map_err(cannot_resume)?;
     Ok((file, kept))
 }
 
