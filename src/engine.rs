@@ -41,9 +41,10 @@ pub struct Running {
 }
 
 impl Running {
-    /// Whether the search thread has ended.
-    pub fn is_finished(&self) -> bool {
-        self.handle.is_finished()
+    /// Whether the search has reached its answer (its thread is printing it or has
+    /// ended): a command that needs an idle engine may then `stop` it without waiting.
+    pub fn has_answered(&self) -> bool {
+        self.shared.answered.load(Ordering::Acquire) || self.handle.is_finished()
     }
 
     /// Asks the search to stop and waits for it (its best move has been reported).
@@ -169,6 +170,7 @@ impl Engine {
         let handle = std::thread::Builder::new().name("perft".into()).spawn(move || {
             let start = std::time::Instant::now();
             let divide = movegen::perft_divide_until(&p, depth, threads, &flag.stop);
+            flag.answered.store(true, Ordering::Release);
             done(divide, start.elapsed().as_secs_f64());
         })?;
         Ok(Running { handle, shared, pos: pos.clone(), limits: Limits::default() })
@@ -189,6 +191,7 @@ impl Engine {
         let handle = std::thread::Builder::new().name("mate".into()).spawn(move || {
             let progress = Some((progress, MATE_PROGRESS_EVERY));
             let (r, st) = mate::solve_with_stats(&p, limit, &flag.stop, hash_mb, conventions, progress);
+            flag.answered.store(true, Ordering::Release);
             done(r, st);
         })?;
         Ok(Running { handle, shared, pos: pos.clone(), limits: Limits::default() })

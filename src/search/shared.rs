@@ -24,6 +24,9 @@ pub struct Shared {
     pub(super) nodes: Vec<AtomicU64>,
     /// The transposition table.
     pub tt: Arc<TranspositionTable>,
+    /// Set by the search thread just before it prints its final answer: from then on
+    /// the search no longer uses the engine, and its thread ends at once.
+    pub answered: AtomicBool,
 }
 
 impl Shared {
@@ -37,6 +40,7 @@ impl Shared {
             time: TimeManager::new(),
             nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
             tt,
+            answered: AtomicBool::new(false),
         }
     }
 

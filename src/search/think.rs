@@ -309,6 +309,7 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
         shared.wait_while_pondering();
     }
     result.nodes = shared.total_nodes();
+    shared.answered.store(true, Ordering::Release);
     out(&Report::BestMove { best: result.best.clone(), ponder: result.ponder });
     result
 }

@@ -146,9 +146,16 @@ impl Usi {
         }
     }
 
+    /// Whether a search (or `go mate`, `go perft`) is still working. One that has
+    /// reached its answer is joined here, so that a command sent right after its
+    /// `bestmove` finds the engine idle.
     fn searching(&mut self) -> bool {
         match &self.running {
-            Some(r) => !r.is_finished(),
+            Some(r) if r.has_answered() => {
+                self.finish_search();
+                false
+            }
+            Some(_) => true,
             None => false,
         }
     }
