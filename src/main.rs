@@ -239,7 +239,9 @@ fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, eval
             return ExitCode::FAILURE;
         }
     }
-    let mut engine = Engine::new(Config { threads, verbose, ..Config::default() }, hash);
+    // Each bench position is searched from scratch: no table entries or move-ordering
+    // statistics from the one before.
+    let mut engine = Engine::new(Config { threads, verbose, keep_history: false, ..Config::default() }, hash);
     let sink: Sink = if verbose { Arc::new(|r: &Report| println!("{}", report_line(r))) } else { Arc::new(|_: &Report| {}) };
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut total_nodes = 0u64;

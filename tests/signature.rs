@@ -18,7 +18,7 @@ const SIGNATURE_DEPTH_11: u64 = 717_309;
 /// Searches every bench position to `depth` as `hisha bench` does; the results in order.
 fn bench(depth: i32) -> Vec<SearchResult> {
     hisha::init();
-    let mut engine = Engine::new(Config { threads: 1, verbose: false, ..Config::default() }, 64);
+    let mut engine = Engine::new(Config { threads: 1, verbose: false, keep_history: false, ..Config::default() }, 64);
     let sink: Sink = Arc::new(|_: &Report| {});
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut out = Vec::new();

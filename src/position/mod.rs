@@ -341,6 +341,22 @@ impl Position {
         (blockers, pinners)
     }
 
+    /// The pieces checking the king on `ksq` right after the side that is no longer to
+    /// move played `m`: the moved piece itself, and sliders behind the square it left
+    /// (a discovered check needs that square in line with the king). The same set as
+    /// `attackers_to(ksq, ..)`, at a fraction of its cost.
+    #[inline]
+    fn checkers_after(&self, m: Move, ksq: Square) -> Bitboard {
+        let us = self.side.flip();
+        let (to, occ) = (m.to(), self.occupied());
+        let direct = piece_attacks(us, self.board[to.index()].kind(), to, occ).has(ksq);
+        let mut checkers = if direct { Bitboard::from_square(to) } else { Bitboard::EMPTY };
+        if !m.is_drop() && line_through(m.from(), ksq).any() {
+            checkers |= self.slider_attacks_to(ksq, us, occ);
+        }
+        checkers
+    }
+
     fn compute_pinned(&self, c: Color) -> Bitboard {
         if !self.has_king(c) {
             return Bitboard::EMPTY;
@@ -393,11 +409,7 @@ impl Position {
         }
         self.side = them;
         self.game_ply += 1;
-        let checkers = if self.has_king(them) {
-            self.attackers_to(self.king_sq[them.index()], us, self.occupied())
-        } else {
-            Bitboard::EMPTY
-        };
+        let checkers = if self.has_king(them) { self.checkers_after(m, self.king_sq[them.index()]) } else { Bitboard::EMPTY };
         let mut cc = prev.continuous_check;
         cc[us.index()] = if checkers.any() { cc[us.index()] + 1 } else { 0 };
         let st = StateInfo {

@@ -4,7 +4,7 @@
 
 use super::Position;
 use crate::core::bitboard::Bitboard;
-use crate::core::types::{Color, Move, PieceType, PIECE_VALUE};
+use crate::core::types::{Color, Move, PieceType, Square, PIECE_VALUE};
 
 /// Which entering-king declaration rule applies.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -135,6 +135,15 @@ fn see_value(pt: PieceType) -> i32 {
     PIECE_VALUE[pt.index()]
 }
 
+/// The least valuable of `attackers` (in `SEE_ORDER`) and its square.
+#[inline]
+fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(PieceType, Square)> {
+    SEE_ORDER.iter().find_map(|&pt| {
+        let b = attackers & pos.pieces(pt);
+        b.any().then(|| (pt, b.lsb()))
+    })
+}
+
 /// Static exchange evaluation of the legal move `m` (material balance for the mover).
 pub fn see(pos: &Position, m: Move) -> i32 {
     let to = m.to();
@@ -158,23 +167,23 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         };
         occ = occ.without(m.from());
     }
-    let mut side = us.flip();
+    // Every piece attacking `to`, both colours; the sliders behind a piece that takes
+    // are added as it leaves. The defenders first: most quiet moves stop there.
+    let them = us.flip();
+    let defenders = pos.attackers_to(to, them, occ) & occ;
+    if defenders.is_empty() {
+        return gain[0];
+    }
+    let mut attackers = defenders | (pos.attackers_to(to, us, occ) & occ);
+    let mut side = them;
     let mut n = 1;
     loop {
-        let attackers = pos.attackers_to(to, side, occ) & occ;
-        if attackers.is_empty() {
+        let ours = attackers & pos.color_pieces(side);
+        if ours.is_empty() {
             break;
         }
-        let mut found = None;
-        for pt in SEE_ORDER {
-            let b = attackers & pos.pieces(pt);
-            if b.any() {
-                found = Some((pt, b.lsb()));
-                break;
-            }
-        }
-        let Some((pt, from)) = found else { break };
-        if pt == PieceType::King && (pos.attackers_to(to, side.flip(), occ) & occ).any() {
+        let Some((pt, from)) = least_valuable(pos, ours) else { break };
+        if pt == PieceType::King && (attackers & pos.color_pieces(side.flip())).any() {
             break;
         }
         if n >= gain.len() {
@@ -183,6 +192,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         gain[n] = see_value(on_square) - gain[n - 1];
         on_square = pt;
         occ = occ.without(from);
+        attackers = (attackers | pos.slider_attacks_to(to, Color::Black, occ) | pos.slider_attacks_to(to, Color::White, occ)) & occ;
         side = side.flip();
         n += 1;
     }

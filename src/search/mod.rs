@@ -58,7 +58,8 @@ pub struct Config {
     pub verbose: bool,
     /// Evaluate with the network (`nnue`) rather than the hand-made evaluation (`eval`).
     pub use_nnue: bool,
-    /// Keep the move-ordering statistics from one search to the next (data generation).
+    /// Keep the move-ordering statistics from one search to the next (the default; a
+    /// new game, `usinewgame` or `Clear Hash`, forgets them).
     pub keep_history: bool,
     /// When `go mate` follows the composers' conventions (the search itself never does).
     pub tsume_conventions: crate::mate::Conventions,
@@ -77,7 +78,7 @@ impl Default for Config {
             time: TimeOptions::default(),
             verbose: true,
             use_nnue: true,
-            keep_history: false,
+            keep_history: true,
             tsume_conventions: crate::mate::Conventions::Auto,
         }
     }
