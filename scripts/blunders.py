@@ -11,7 +11,12 @@ It also prints, per game, where the two engines' scores first disagreed by more 
 --gap centipawns, which separates slow misjudgements (evaluation) from sudden drops
 (tactics the search missed).
 
-Usage: scripts/blunders.py DIR [--top N] [--gap CP] [--min-drop CP]
+--crossing prints instead how much sooner one engine saw each game turn: the opponent's
+scale against A's (least squares through zero over A's score and the reply's), then, per
+decided game, the plies between A's score passing --threshold and the opponent's passing
+the same threshold on its own scale (docs/strength.md, session 23).
+
+Usage: scripts/blunders.py DIR [--top N] [--gap CP] [--min-drop CP] [--crossing [--threshold CP]]
 (needs cshogi: run it with the Python of ../shared/tools, e.g.
  ~/.cache/shogi-tools-venv/bin/python scripts/blunders.py match_games)
 """
@@ -19,6 +24,7 @@ import argparse
 import glob
 import os
 import re
+import statistics
 
 import cshogi
 import cshogi.CSA as CSA
@@ -42,13 +48,53 @@ def scores_for_a(path):
     return scores, a_black
 
 
+def is_a_ply(ply, a_black):
+    """Whether A made the move of this ply (records start with Black to move)."""
+    return (ply % 2 == 1) == a_black
+
+
+def first_ply(scores, by_a, a_black, limit):
+    """The first ply where A (by_a) or its opponent printed a score (A's side) reaching limit."""
+    sign = 1 if limit > 0 else -1
+    return next((p for p, v in sorted(scores.items())
+                 if is_a_ply(p, a_black) == by_a and sign * v >= sign * limit), None)
+
+
+def crossing_report(paths, threshold):
+    """Prints the opponent's score scale and, for A's losses and wins, how many plies
+    after the opponent A's score passed the threshold (scales matched)."""
+    games = [scores_for_a(p) for p in paths]
+    pairs = [(v, sc[p + 1]) for sc, ab in games for p, v in sc.items()
+             if is_a_ply(p, ab) and p + 1 in sc and abs(v) < 3000 and abs(sc[p + 1]) < 3000]
+    scale = sum(a * b for a, b in pairs) / max(1, sum(a * a for a, _ in pairs))
+    print(f"opponent's score ~ {scale:.3f} x A's over {len(pairs)} pairs")
+    for sign, name in ((-1, "losses"), (1, "wins")):
+        lags = []
+        for sc, ab in games:
+            a_scores = [v for p, v in sorted(sc.items()) if is_a_ply(p, ab)]
+            if not a_scores or sign * a_scores[-1] < threshold:
+                continue
+            pa = first_ply(sc, True, ab, sign * threshold)
+            po = first_ply(sc, False, ab, sign * threshold * scale)
+            if pa and po:
+                lags.append(pa - po)
+        if lags:
+            print(f"{name}: A's score passes {sign * threshold:+d} a median {statistics.median(lags)} plies "
+                  f"after the opponent's passes {sign * threshold * scale:+.0f} ({len(lags)} games)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--gap", type=int, default=300)
     ap.add_argument("--min-drop", type=int, default=200)
+    ap.add_argument("--crossing", action="store_true")
+    ap.add_argument("--threshold", type=int, default=1000)
     args = ap.parse_args()
+    if args.crossing:
+        crossing_report(sorted(glob.glob(os.path.join(args.dir, "*.csa"))), args.threshold)
+        return
     drops = []
     for path in sorted(glob.glob(os.path.join(args.dir, "*.csa"))):
         record = CSA.Parser.parse_file(path)[0]
