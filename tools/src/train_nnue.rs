@@ -727,5 +727,8 @@ pub fn run(args: Args) -> Result<(), String> {
         write_atomically(&args.out, &bytes)?;
     }
     eprintln!("best validation loss {best:.5}, written to {} ({:.0}s in all)", args.out, t0.elapsed().as_secs_f64());
+    if args.init.is_some() && best >= v0 {
+        eprintln!("warning: no epoch improved on the starting network's validation loss {v0:.5}: the data teach it nothing new at this step size");
+    }
     Ok(())
 }
