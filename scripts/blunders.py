@@ -92,11 +92,12 @@ def main():
     ap.add_argument("--crossing", action="store_true")
     ap.add_argument("--threshold", type=int, default=1000)
     args = ap.parse_args()
+    paths = sorted(glob.glob(os.path.join(args.dir, "*.csa")))
     if args.crossing:
-        crossing_report(sorted(glob.glob(os.path.join(args.dir, "*.csa"))), args.threshold)
+        crossing_report(paths, args.threshold)
         return
     drops = []
-    for path in sorted(glob.glob(os.path.join(args.dir, "*.csa"))):
+    for path in paths:
         record = CSA.Parser.parse_file(path)[0]
         scores, a_black = scores_for_a(path)
         board = cshogi.Board(record.sfen)
