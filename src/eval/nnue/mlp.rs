@@ -2,7 +2,9 @@
 //! accumulators (`2 * HIDDEN` inputs) -> `L1` -> `L2` -> 1, clipped ReLU between
 //! layers, added to the linear output (a skip connection). A network trained without
 //! them gains them with the last layer at zero and evaluates exactly as before, so the
-//! trainer can start from it. Uses `features`.
+//! trainer can start from it. The first hidden layer runs in AVX2 multiply-add
+//! instructions where the CPU has them (a plain-Rust copy otherwise, and for the tests).
+//! Uses `features` and `accumulator` (the CPU check).
 
 use super::*;
 
@@ -68,6 +70,17 @@ impl Mlp {
     /// The hidden layers' output at `QA * QB`, the linear output's scale.
     #[inline(always)]
     pub fn forward(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.forward_avx2(us, them) };
+        }
+        self.forward_scalar(us, them)
+    }
+
+    /// `forward` in plain Rust, for CPUs without AVX2 and as the reference of the tests.
+    #[inline(always)]
+    pub(super) fn forward_scalar(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
         let mut x = [0i16; 2 * HIDDEN];
         for i in 0..HIDDEN {
             x[i] = us[i].clamp(0, QA as i16);
@@ -77,12 +90,71 @@ impl Mlp {
         for (j, h) in h1.iter_mut().enumerate() {
             *h = activate(self.b1[j] + dot(&x, &self.w1[j * 2 * HIDDEN..(j + 1) * 2 * HIDDEN]));
         }
+        self.tail(&h1)
+    }
+
+    /// `forward` with the first hidden layer (all but 2% of the work) in AVX2
+    /// multiply-add instructions: 16 products of 16-bit numbers per instruction, summed
+    /// in pairs into 32-bit lanes. The compiler's own vectorisation of `dot` multiplies
+    /// in 32 bits, 8 products per instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn forward_avx2(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+        use std::arch::x86_64::*;
+        const LANES: usize = 16;
+        const CHUNKS: usize = 2 * HIDDEN / LANES;
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA as i16));
+        let mut x = [zero; CHUNKS];
+        for (c, half) in [us, them].into_iter().enumerate() {
+            for i in 0..HIDDEN / LANES {
+                // SAFETY: `i * LANES + LANES <= HIDDEN`, inside `half`; unaligned load.
+                let a = _mm256_loadu_si256(half.as_ptr().add(i * LANES) as *const __m256i);
+                x[c * HIDDEN / LANES + i] = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
+            }
+        }
+        // Eight neurons at a time, so that each input chunk is loaded once per group and
+        // the eight sums stay in registers.
+        const GROUP: usize = 8;
+        let mut h1 = [0i16; L1];
+        for g in 0..L1 / GROUP {
+            let rows = &self.w1[g * GROUP * 2 * HIDDEN..(g + 1) * GROUP * 2 * HIDDEN];
+            let mut sums = [zero; GROUP];
+            for (i, xi) in x.iter().enumerate() {
+                for (r, sum) in sums.iter_mut().enumerate() {
+                    // SAFETY: `rows` holds GROUP rows of `2 * HIDDEN = CHUNKS * LANES`
+                    // weights and `i < CHUNKS`; unaligned load.
+                    let w = _mm256_loadu_si256(rows.as_ptr().add(r * 2 * HIDDEN + i * LANES) as *const __m256i);
+                    *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(*xi, w));
+                }
+            }
+            for (r, sum) in sums.into_iter().enumerate() {
+                h1[g * GROUP + r] = activate(self.b1[g * GROUP + r] + horizontal_sum(sum));
+            }
+        }
+        self.tail(&h1)
+    }
+
+    /// The second and last hidden layers, from the first one's activations.
+    #[inline(always)]
+    fn tail(&self, h1: &[i16; L1]) -> i32 {
         let mut h2 = [0i16; L2];
         for (j, h) in h2.iter_mut().enumerate() {
-            *h = activate(self.b2[j] + dot(&h1, &self.w2[j * L1..(j + 1) * L1]));
+            *h = activate(self.b2[j] + dot(h1, &self.w2[j * L1..(j + 1) * L1]));
         }
         (self.b3 + dot(&h2, &self.w3)) / (QH / QB)
     }
+}
+
+/// Sum of the eight 32-bit lanes of an AVX2 register (wrapping, as the scalar sums would
+/// if they could overflow, which the weight bound rules out).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn horizontal_sum(v: std::arch::x86_64::__m256i) -> i32 {
+    use std::arch::x86_64::*;
+    let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+    _mm_cvtsi128_si32(s)
 }
 
 /// Clipped ReLU from a layer's sum (`QA * QH`) to an activation (`QA`), rounded to

@@ -347,6 +347,20 @@ mod tests {
     }
 
     #[test]
+    fn vector_hidden_layers_equal_the_scalar_ones() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(77);
+        for seed in 0..8 {
+            let mlp = random_mlp(seed, 30);
+            for _ in 0..20 {
+                // Accumulator entries beyond both clipping bounds too.
+                let mut half = || -> [i16; HIDDEN] { std::array::from_fn(|_| rng.gen_range(-400..=700)) };
+                let (us, them) = (half(), half());
+                assert_eq!(mlp.forward(&us, &them), mlp.forward_scalar(&us, &them), "seed {seed}");
+            }
+        }
+    }
+
+    #[test]
     fn layered_network_file_round_trips_and_bad_hidden_layers_are_refused() {
         let net = random_network(12);
         let mlp = random_mlp(2, 3);
