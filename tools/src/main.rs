@@ -9,6 +9,7 @@ mod data;
 mod evalterms;
 mod fuzz;
 mod gensfen;
+mod npy;
 mod perturb;
 mod train_data;
 mod train_mlp;

@@ -33,6 +33,7 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 
 use crate::data;
+use crate::npy;
 use crate::train_mlp::{self, Trace};
 use crate::train_data::{self, Input, Record};
 use std::time::Instant;
@@ -108,6 +109,10 @@ pub struct Args {
     /// Seconds between progress lines within an epoch.
     #[arg(long, default_value_t = 10)]
     progress: u64,
+    /// Write the loaded positions (features, scores, results, output buckets, which are
+    /// held out) as NumPy arrays in this folder for `scripts/train_gpu.py`, and stop.
+    #[arg(long)]
+    export: Option<String>,
 }
 
 /// One training position: its features (side to move's, then the other side's), search
@@ -668,6 +673,46 @@ fn checkpoint(args: &Args, epoch: usize, bytes: &[u8]) -> Result<(), String> {
 
 /// Trains, checkpoints every epoch and writes the network after every epoch that
 /// improves the validation loss.
+/// Feature slot of a side with fewer than `MAX_ACTIVE` active inputs, in `--export`.
+const PAD: u16 = u16::MAX;
+
+/// Writes the loaded positions for an outside trainer: `us.npy` and `them.npy` (the
+/// side to move's and the other side's active inputs, `MAX_ACTIVE` per position, padded
+/// with `PAD`), `score.npy`, `result.npy` (-1: a distillation position), `bucket.npy`
+/// (output bucket), `val.npy` (1: held out), and `meta.json` with K and the network's
+/// sizes and scales, so that the trainer can check it builds what this engine reads.
+fn export_tensors(data: &Data, k: f32, val: &[usize], dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let n = data.samples.len();
+    let (mut us, mut them) = (vec![PAD; n * MAX_ACTIVE], vec![PAD; n * MAX_ACTIVE]);
+    for (i, s) in data.samples.iter().enumerate() {
+        let (st, a, b) = (s.start as usize, s.n_us as usize, s.n_them as usize);
+        us[i * MAX_ACTIVE..i * MAX_ACTIVE + a].copy_from_slice(&data.feats[st..st + a]);
+        them[i * MAX_ACTIVE..i * MAX_ACTIVE + b].copy_from_slice(&data.feats[st + a..st + a + b]);
+    }
+    let mut held_out = vec![0u8; n];
+    val.iter().for_each(|&i| held_out[i] = 1);
+    let column = |f: fn(&Sample) -> f32| -> Vec<f32> { data.samples.iter().map(f).collect() };
+    npy::write(&dir.join("us.npy"), &[n, MAX_ACTIVE], &us)?;
+    npy::write(&dir.join("them.npy"), &[n, MAX_ACTIVE], &them)?;
+    npy::write(&dir.join("score.npy"), &[n], &column(|s| s.score))?;
+    npy::write(&dir.join("result.npy"), &[n], &column(|s| s.result))?;
+    npy::write(&dir.join("bucket.npy"), &[n], &data.samples.iter().map(|s| s.bucket).collect::<Vec<u8>>())?;
+    npy::write(&dir.join("val.npy"), &[n], &held_out)?;
+    let meta = format!(
+        "{{\"k\": {k}, \"positions\": {n}, \"validation\": {}, \"inputs\": {INPUTS}, \"features\": {FEATURES}, \"hidden\": {HIDDEN}, \"max_active\": {MAX_ACTIVE}, \"pad\": {PAD}, \"output_buckets\": {OUTPUT_BUCKETS}, \"qa\": {QA}, \"qb\": {QB}, \"output_scale\": {OUTPUT_SCALE}, \"l1\": {}, \"l2\": {}, \"qh\": {}, \"max_weight\": {}, \"max_bias\": {}}}\n",
+        val.len(),
+        nnue::L1,
+        nnue::L2,
+        nnue::QH,
+        nnue::MAX_WEIGHT,
+        nnue::MAX_BIAS
+    );
+    std::fs::write(dir.join("meta.json"), meta).map_err(|e| format!("cannot write {}: {e}", dir.display()))?;
+    eprintln!("{n} positions ({} held out) written to {} for scripts/train_gpu.py", val.len(), dir.display());
+    Ok(())
+}
+
 pub fn run(args: Args) -> Result<(), String> {
     let t0 = Instant::now();
     let buckets = args.output_buckets;
@@ -675,6 +720,9 @@ pub fn run(args: Args) -> Result<(), String> {
         return Err(format!("--output-buckets must be 1 or {OUTPUT_BUCKETS}, not {buckets}"));
     }
     let (data, k, val, mut train) = prepare(&args)?;
+    if let Some(dir) = &args.export {
+        return export_tensors(&data, k, &val, std::path::Path::new(dir));
+    }
     let mut rng = rand::rngs::SmallRng::seed_from_u64(args.seed);
     let mut p = match &args.init {
         Some(path) => Params::from_net(path, buckets)?,
