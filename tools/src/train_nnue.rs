@@ -18,7 +18,9 @@
 //!
 //! Validation holds out whole games (PSV) or blocks of lines (text). Every epoch writes
 //! a checkpoint (`OUT.last`, and `--checkpoints DIR/epoch-NNN.nnue`); the best network
-//! by validation loss goes to `--out`. A progress line shows each epoch's advance.
+//! by validation loss goes to `--out`, judged on the file's rounded weights (what the
+//! engine plays; a fine-tune's small steps partly round away, see docs/nnue.md), and each
+//! epoch's line shows both losses. A progress line shows each epoch's advance.
 //!
 //! Usage: hisha-tools train-nnue --out net.nnue [--epochs N] ... DATA...
 
@@ -295,10 +297,15 @@ impl Params {
     /// a network with one output layer gets it copied to each of `buckets`.
     fn from_net(path: &str, buckets: usize) -> Result<Params, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let net = nnue::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        Params::from_bytes(&bytes, buckets).map_err(|e| format!("{path}: {e}"))
+    }
+
+    /// The weights of a network file's bytes, as `from_net`.
+    fn from_bytes(bytes: &[u8], buckets: usize) -> Result<Params, String> {
+        let net = nnue::Network::from_bytes(bytes).map_err(|e| e.to_string())?;
         let have = net.output_buckets();
         if have != 1 && have != buckets {
-            return Err(format!("{path} has {have} output buckets, --output-buckets is {buckets}"));
+            return Err(format!("{have} output buckets, --output-buckets is {buckets}"));
         }
         let (b1, w1, w2, bias) = net.weights();
         let mut p = Params::zeros(buckets);
@@ -760,13 +767,16 @@ pub fn run(args: Args) -> Result<(), String> {
             }
         }
         let (vl, ve, vr) = validate(&p, &data, &val, k, args.lambda);
+        let bytes = p.export()?;
+        // What the engine plays: the file's rounded weights (first layer in steps of 1/QA).
+        let (vq, _, _) = validate(&Params::from_bytes(&bytes, buckets)?, &data, &val, k, args.lambda);
         eprintln!(
-            "epoch {:3} lr {lr:.5} train {:.5} validation {vl:.5} (vs score {ve:.5}, vs result {vr:.5}) {:.1}s",
+            "epoch {:3} lr {lr:.5} train {:.5} validation {vl:.5} (vs score {ve:.5}, vs result {vr:.5}; the file: {vq:.5}) {:.1}s",
             epoch + 1,
             train_loss / train.len() as f64,
             te.elapsed().as_secs_f64()
         );
-        let bytes = p.export()?;
+        let vl = vq;
         checkpoint(&args, epoch + 1, &bytes)?;
         if vl >= best {
             continue;
