@@ -34,9 +34,11 @@ SCORE = re.compile(r"^'\*\* (-?\d+)")
 
 
 def scores_for_a(path):
-    """Returns ({ply: score from A's side}, A plays Black) for one record."""
+    """Returns ({ply: score from A's side}, A makes the odd plies) for one record."""
     lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
     a_black = "N+A" in lines
+    # The side to move first: the record's lone "+" or "-" line (White in handicap games).
+    black_first = next((line == "+" for line in lines if line in ("+", "-")), True)
     scores, ply = {}, 0
     for line in lines:
         if MOVE.match(line):
@@ -45,19 +47,19 @@ def scores_for_a(path):
         if m and ply > 0:
             s = int(m.group(1))
             scores[ply] = s if a_black else -s
-    return scores, a_black
+    return scores, a_black == black_first
 
 
-def is_a_ply(ply, a_black):
-    """Whether A made the move of this ply (records start with Black to move)."""
-    return (ply % 2 == 1) == a_black
+def is_a_ply(ply, a_first):
+    """Whether A made the move of this ply (A moves first when a_first)."""
+    return (ply % 2 == 1) == a_first
 
 
-def first_ply(scores, by_a, a_black, limit):
+def first_ply(scores, by_a, a_first, limit):
     """The first ply where A (by_a) or its opponent printed a score (A's side) reaching limit."""
     sign = 1 if limit > 0 else -1
     return next((p for p, v in sorted(scores.items())
-                 if is_a_ply(p, a_black) == by_a and sign * v >= sign * limit), None)
+                 if is_a_ply(p, a_first) == by_a and sign * v >= sign * limit), None)
 
 
 def crossing_report(paths, threshold):
@@ -99,19 +101,20 @@ def main():
     drops = []
     for path in paths:
         record = CSA.Parser.parse_file(path)[0]
-        scores, a_black = scores_for_a(path)
+        scores, a_first = scores_for_a(path)
         board = cshogi.Board(record.sfen)
         first_gap = None
         for i, move in enumerate(record.moves):
             ply = i + 1
-            a_moves = (board.turn == cshogi.BLACK) == a_black
+            a_moves = is_a_ply(ply, a_first)
             if a_moves and ply in scores and ply + 1 in scores and first_gap is None:
                 if scores[ply] - scores[ply + 1] > args.gap:
                     first_gap = (ply, scores[ply], scores[ply + 1])
             if a_moves and ply - 1 in scores and ply + 1 in scores:
                 before, after = scores[ply - 1], scores[ply + 1]
-                if abs(before) < 1500 and before - after >= args.min_drop:
-                    drops.append((before - after, os.path.basename(path), ply,
+                # A mate score after the move counts as the evaluation's end of scale.
+                if abs(before) < 1500 and before - max(after, -3000) >= args.min_drop:
+                    drops.append((before - max(after, -3000), os.path.basename(path), ply,
                                   cshogi.move_to_usi(move), before, after, scores.get(ply), board.sfen()))
             board.push(move)
         if first_gap:
