@@ -67,11 +67,12 @@ class Data:
             sys.exit(f"error: {folder}: feature arrays of shape {us.shape} and {them.shape}, ({n}, {m['max_active']}) expected")
         # Each input feeds its bucket row and its shared row; padding feeds row `rows`, kept at zero.
         self.us, self.them = (self.rows_of(x, m, rows).to(device) for x in (us, them))
+        result = torch.from_numpy(load("result"))
         self.score = torch.from_numpy(load("score")).to(device)
-        self.result = torch.from_numpy(load("result")).to(device)
+        self.result = result.to(device)
         self.bucket = torch.from_numpy(load("bucket").astype(np.int64)).to(device)
         held = torch.from_numpy(load("val").astype(bool))
-        self.val = torch.nonzero(held & (torch.from_numpy(load("result")) >= 0)).squeeze(1).to(device)
+        self.val = torch.nonzero(held & (result >= 0)).squeeze(1).to(device)
         self.train = torch.nonzero(~held).squeeze(1).to(device)
         self.rows, self.k = rows, float(m["k"])
 

@@ -678,8 +678,6 @@ fn checkpoint(args: &Args, epoch: usize, bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// Trains, checkpoints every epoch and writes the network after every epoch that
-/// improves the validation loss.
 /// Feature slot of a side with fewer than `MAX_ACTIVE` active inputs, in `--export`.
 const PAD: u16 = u16::MAX;
 
@@ -720,6 +718,8 @@ fn export_tensors(data: &Data, k: f32, val: &[usize], dir: &std::path::Path) -> 
     Ok(())
 }
 
+/// Trains, checkpoints every epoch and writes the network after every epoch that
+/// improves the validation loss.
 pub fn run(args: Args) -> Result<(), String> {
     let t0 = Instant::now();
     let buckets = args.output_buckets;
