@@ -100,6 +100,11 @@ search_params! {
     lmr_history_div = 8000, [1000, 30000];
     /// Quiescence futility: a capture must be able to lift the stand-pat this far above alpha.
     qs_futility_margin = 150, [0, 500];
+    /// Singular extensions: the least remaining depth at which the table's move is tested.
+    se_depth = 6, [4, 12];
+    /// Singular extensions: the test's bound lies this many centipawns per 8 plies of
+    /// depth below the table's score.
+    se_margin = 16, [4, 64];
     /// First half-width of the aspiration window (centipawns).
     aspiration_delta = 30, [5, 100];
 }

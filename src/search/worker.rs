@@ -84,6 +84,18 @@ struct Candidate {
     number: i32,
     quiet: bool,
     gives_check: bool,
+    /// Plies added to (or, negative, taken from) the move's depth: singular extensions.
+    extension: i32,
+}
+
+/// The outcome of a singular extension test.
+enum Singular {
+    /// Search the table's move this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// The node fails high without the table's move: return this value.
+    Cut(i32),
+    /// The search was stopped during the test.
+    Stopped,
 }
 
 /// Moves tried without a cut-off, punished when another move cuts off.
@@ -134,6 +146,8 @@ pub(super) struct Worker {
     pv_len: Vec<usize>,
     /// `(piece, to)` index of the move made at each ply (0 for a null move).
     cont_idx: Vec<usize>,
+    /// The move a singular-extension search at each ply leaves out (`Move::NONE` when none).
+    excluded: Vec<Move>,
     /// Histories and the mate-probe table, kept by the caller between searches.
     tables: ThreadTables,
     pub best_changes: u32,
@@ -170,6 +184,7 @@ impl Worker {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
             cont_idx: vec![0; MAX_PLY + 4],
+            excluded: vec![Move::NONE; MAX_PLY + 4],
             tables,
             best_changes: 0,
             completed_depth: 0,
@@ -514,7 +529,7 @@ impl Worker {
     /// Searches the child after move `c` was made: reduced null window, then null
     /// window at full depth, then full window at PV nodes.
     fn search_child(&mut self, node: &Node, c: &Candidate, alpha: i32) -> i32 {
-        let (beta, ply, new_depth) = (node.beta, node.ply, node.depth - 1);
+        let (beta, ply, new_depth) = (node.beta, node.ply, node.depth - 1 + c.extension);
         // Losing captures are often sound sacrifices in shogi (the piece goes to hand):
         // reduce them only where they look futile or at expected cut nodes.
         let captured = self.pos.state().captured;
@@ -575,6 +590,36 @@ impl Worker {
         }
     }
 
+    /// Singular extension test of the table's move `m`: the node searched without it,
+    /// to half depth, against a bound a little below the table's score. When nothing
+    /// else comes close the move is extended a ply; when the other moves alone hold a
+    /// bound above beta the node is cut (multi-cut); a table move expected to fail high
+    /// anyway is searched a ply shallower.
+    fn singular(&mut self, node: &Node, tte: Option<TtEntry>, m: Move) -> Singular {
+        let Some(e) = tte else { return Singular::Extend(0) };
+        let tt_value = from_tt(e.score, node.ply);
+        let deep_enough = node.depth >= params::se_depth() && e.depth >= node.depth - 3;
+        let lower = matches!(e.bound, Bound::Lower | Bound::Exact);
+        if !(deep_enough && lower && tt_value.abs() < MATE_IN_MAX && (node.ply as i32) < 2 * (self.completed_depth + 1)) {
+            return Singular::Extend(0);
+        }
+        let singular_beta = tt_value - params::se_margin() * node.depth / 8;
+        self.excluded[node.ply] = m;
+        let v = self.search(singular_beta - 1, singular_beta, (node.depth - 1) / 2, node.ply, false, node.cut);
+        self.excluded[node.ply] = Move::NONE;
+        if self.stopped() {
+            Singular::Stopped
+        } else if v < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= node.beta {
+            Singular::Cut(singular_beta)
+        } else if tt_value >= node.beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
     /// The node's moves: the root moves still to search, or every legal move; false
     /// when there is none (mated: the root always has moves).
     fn node_moves(&self, root: bool, list: &mut MoveList) -> bool {
@@ -623,11 +668,13 @@ impl Worker {
         };
         let in_check = self.pos.in_check();
         let key = self.pos.key();
+        let excluded = self.excluded[ply];
+        let singular_search = excluded != Move::NONE;
         let tte = self.shared.tt.probe(key);
         let tt_move = if root { self.root_moves[self.pv_idx].mv } else { tte.map(|e| e.mv).unwrap_or(Move::NONE) };
         if let Some(e) = tte {
             let v = from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth && Self::tt_cuts(&e, v, alpha, beta) {
+            if !pv_node && !singular_search && e.depth >= depth && Self::tt_cuts(&e, v, alpha, beta) {
                 return v;
             }
         }
@@ -638,7 +685,7 @@ impl Worker {
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         let node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving };
-        if !pv_node && !in_check && beta.abs() < MATE_IN_MAX {
+        if !pv_node && !in_check && !singular_search && beta.abs() < MATE_IN_MAX {
             if let Some(v) = self.prune_node(&node) {
                 return v;
             }
@@ -649,7 +696,7 @@ impl Worker {
             return mated_in(ply);
         }
         let ci = CheckInfo::new(&self.pos);
-        if !root && !in_check {
+        if !root && !in_check && !singular_search {
             if let Some(v) = self.probe_mates(&list, &ci, &node, key) {
                 return v;
             }
@@ -670,15 +717,25 @@ impl Worker {
         self.killers[ply + 1] = [Move::NONE; 2];
 
         while let Some((i, m, score)) = picker.next_move() {
+            if m == excluded {
+                continue;
+            }
             move_count += 1;
             if root && self.id == 0 && self.cfg.verbose && self.shared.time.elapsed() > 3000 {
                 (self.out)(&Report::CurrMove { depth, mv: m, number: move_count as usize + self.pv_idx });
             }
             let quiet = self.is_quiet(m);
             let gives_check = ci.gives_check(&self.pos, m);
-            let c = Candidate { mv: m, score, number: move_count, quiet, gives_check };
+            let mut c = Candidate { mv: m, score, number: move_count, quiet, gives_check, extension: 0 };
             if !root && best > -MATE_IN_MAX && !in_check && self.prune_move(&node, &c, alpha) {
                 continue;
+            }
+            if m == tt_move && !root && !singular_search {
+                match self.singular(&node, tte, m) {
+                    Singular::Extend(e) => c.extension = e,
+                    Singular::Cut(v) => return v,
+                    Singular::Stopped => return 0,
+                }
             }
 
             self.cont_idx[ply] = piece_to(&self.pos, m);
@@ -709,11 +766,15 @@ impl Worker {
         }
 
         if move_count == 0 {
-            // Every move was pruned away or (root) none left: fall back.
-            return if in_check { mated_in(ply) } else { alpha };
+            // Every move was pruned away, only the excluded one was legal, or (root)
+            // none left: fall back.
+            return if in_check && !singular_search { mated_in(ply) } else { alpha };
         }
         if best == -VALUE_INF {
             best = alpha;
+        }
+        if singular_search {
+            return best;
         }
         let bound = Self::node_bound(best, beta, pv_node, old_alpha);
         self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, depth, bound);
