@@ -122,6 +122,27 @@ mod tests {
         assert_eq!(rfp_margin(), PARAMS.iter().find(|p| p.name == "rfp_margin").map_or(0, |p| p.default));
     }
 
+    /// The value after `key:` on the first line at or after `from` that has it.
+    fn yaml_field(lines: &[&str], from: usize, key: &str) -> Option<i32> {
+        lines[from..].iter().find_map(|l| l.trim().strip_prefix(key)?.trim().parse().ok())
+    }
+
+    #[test]
+    fn the_spsa_space_file_matches_the_table() {
+        // shogiarena's space file (docs/tuning.md) must name every constant, in order, with
+        // its default as `initial` and its range as `bounds`, or a run tunes stale values.
+        let text = include_str!("../../docs/arena/spsa_space.yaml");
+        let lines: Vec<&str> = text.lines().collect();
+        let ids: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains("- id: ")).collect();
+        assert_eq!(ids.len(), PARAMS.len(), "one space entry per constant");
+        for (&at, p) in ids.iter().zip(PARAMS) {
+            assert!(lines[at].contains(&format!("\"{}\"", p.name)), "{} out of order", p.name);
+            assert_eq!(yaml_field(&lines, at, "initial:"), Some(p.default), "{} initial", p.name);
+            let bounds = lines[at..].iter().find(|l| l.contains("bounds:")).copied().unwrap_or("");
+            assert!(bounds.contains(&format!("min: {}, max: {} ", p.min, p.max)), "{} bounds", p.name);
+        }
+    }
+
     #[cfg(feature = "tune")]
     #[test]
     fn a_tuning_build_sets_values_by_name() {
