@@ -7,7 +7,7 @@ its final step c_end, with its path through the run at each quarter.
     scripts/spsa_report.py ../data/spsa/run2 --apply  # and write the rounded values as defaults
 
 It reads the run's ledger (spsa/ledger.sqlite3) read-only, so it can watch a run that is
-still playing. The value "now" is the one the latest update started from. `--apply`
+still playing. The value "now" is the one the latest update started from (ended with, once done). `--apply`
 writes each rounded value as the default in src/search/params.rs and as `initial` in
 docs/arena/spsa_space.yaml (the first two steps of "To commit tuned values" in
 docs/tuning.md); the games that decide whether to keep them are still to be played.
@@ -43,9 +43,14 @@ def parameters(db):
 
 
 def thetas(db):
-    """The theta each update started from, in update order."""
-    rows = db.execute("select update_idx, theta_before_json from updates order by update_idx")
-    return [(int(idx), json.loads(theta)) for idx, theta in rows]
+    """The theta each update started from, in update order, and after the last one the
+    theta it ended with, once its games are in."""
+    rows = db.execute(
+        "select update_idx, theta_before_json, theta_final_json from updates order by update_idx").fetchall()
+    path = [(int(idx), json.loads(before)) for idx, before, _ in rows]
+    if rows and rows[-1][2]:
+        path.append((int(rows[-1][0]), json.loads(rows[-1][2])))
+    return path
 
 
 def game_tally(db):
