@@ -7,8 +7,8 @@ its final step c_end, with its path through the run at each quarter.
     scripts/spsa_report.py ../data/spsa/run2 --apply  # and write the rounded values as defaults
 
 It reads the run's ledger (spsa/ledger.sqlite3) read-only, so it can watch a run that is
-still playing. The value "now" is the one the latest update started from (ended with, once done). `--apply`
-writes each rounded value as the default in src/search/params.rs and as `initial` in
+still playing. The value "now" is the one the latest update started from (or ended
+with, once its games are in). `--apply` writes each rounded value as the default in src/search/params.rs and as `initial` in
 docs/arena/spsa_space.yaml (the first two steps of "To commit tuned values" in
 docs/tuning.md); the games that decide whether to keep them are still to be played.
 """
@@ -66,8 +66,13 @@ def rewrite(path, pattern, values):
     seen = []
 
     def new_value(m):
-        seen.append(m.group(1))
-        return m.group(0).replace(m.group(2), str(values[m.group(1)]), 1) if m.group(1) in values else m.group(0)
+        name = m.group(1)
+        seen.append(name)
+        if name not in values:
+            return m.group(0)
+        # Only the value's own span: its digits may also occur earlier in the match.
+        start, end = m.start(2) - m.start(0), m.end(2) - m.start(0)
+        return m.group(0)[:start] + str(values[name]) + m.group(0)[end:]
 
     text = re.sub(pattern, new_value, text)
     missing = [name for name in values if seen.count(name) != 1]
