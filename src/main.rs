@@ -1,11 +1,11 @@
 //! The `hisha` binary: USI engine by default, plus command-line tools.
-//! Uses the library's public API (`engine`, `usi`, `movegen`, `mate`).
+//! This file holds the command line's shape (clap) and hands each subcommand to the
+//! library or to its module in `cli/`.
 
 use clap::{Parser, Subcommand};
-use hisha::position::Position;
 use std::process::ExitCode;
 
-mod makebook_cli;
+mod cli;
 
 #[derive(Parser)]
 #[command(
@@ -145,7 +145,7 @@ enum Command {
     /// Analyse game records (CSA, KIF, USI): scores, best moves, marks, accuracy.
     Analyse(hisha::analyse::AnalyseArgs),
     /// Builds an opening book (YaneuraOu format) by Hisha's own search, or from game records.
-    Makebook(makebook_cli::MakebookArgs),
+    Makebook(cli::makebook::MakebookArgs),
 }
 
 fn main() -> ExitCode {
@@ -159,8 +159,10 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Command::Perft { depth, sfen, divide, threads }) => run_perft(depth, sfen, divide, threads),
-        Some(Command::Bench { depth, threads, hash, file, eval_file, verbose }) => run_bench(depth, threads, hash, file, eval_file, verbose),
+        Some(Command::Perft { depth, sfen, divide, threads }) => cli::perft::run(depth, sfen, divide, threads),
+        Some(Command::Bench { depth, threads, hash, file, eval_file, verbose }) => {
+            cli::bench::run(cli::bench::BenchSettings { depth, threads, hash, file, eval_file, verbose })
+        },
         Some(Command::Mate { sfen, file, time, hash, shard, json, conventions }) => {
             let shard = match shard.as_deref().map(hisha::shard::Shard::parse).transpose() {
                 Ok(s) => s.unwrap_or(hisha::shard::Shard::ALL),
@@ -169,7 +171,7 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            run_mate(sfen, file, MateSettings { time, hash, shard, json, conventions })
+            cli::mate::run(sfen, file, cli::mate::MateSettings { time, hash, shard, json, conventions })
         }
         Some(Command::Analyse(args)) => hisha::analyse::run(&args),
         Some(Command::Gensfen(args)) => report(hisha::gensfen::run(&args)),
@@ -177,301 +179,7 @@ fn main() -> ExitCode {
         Some(Command::PsvDump { file, limit }) => {
             report(hisha::psv::dump::dump(&file, limit, &mut std::io::BufWriter::new(std::io::stdout().lock())).map_err(|e| e.to_string()))
         }
-        Some(Command::Makebook(args)) => makebook_cli::run(args),
-    }
-}
-
-fn run_perft(depth: u32, sfen: Option<String>, divide: bool, threads: usize) -> ExitCode {
-    if !(1..=20).contains(&depth) {
-        eprintln!("error: --depth must be from 1 to 20");
-        return ExitCode::FAILURE;
-    }
-    if !(1..=1024).contains(&threads) {
-        eprintln!("error: --threads must be from 1 to 1024");
-        return ExitCode::FAILURE;
-    }
-    let pos = match sfen.as_deref().map(Position::from_sfen).unwrap_or_else(|| Ok(Position::startpos())) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: bad sfen: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let start = std::time::Instant::now();
-    let div = hisha::movegen::perft_divide(&pos, depth, threads);
-    let secs = start.elapsed().as_secs_f64();
-    let total: u64 = div.iter().map(|(_, n)| n).sum();
-    if divide {
-        for (m, n) in &div {
-            println!("{m}: {n}");
-        }
-        println!();
-    }
-    println!("Nodes searched: {total}");
-    println!("Time: {:.3} s ({:.1} M nodes/s, {} thread(s))", secs, total as f64 / secs.max(1e-9) / 1e6, threads);
-    ExitCode::SUCCESS
-}
-
-const BENCH_POSITIONS: &str = include_str!("../positions/bench.sfen");
-
-fn run_bench(depth: i32, threads: usize, hash: usize, file: Option<String>, eval_file: Option<String>, verbose: bool) -> ExitCode {
-    use hisha::engine::Engine;
-    use hisha::search::{Config, Limits, Report, Sink};
-    use hisha::usi::info::{report_line, score_text};
-    use std::sync::Arc;
-    if !(1..=60).contains(&depth) || !(1..=256).contains(&threads) || !(1..=65536).contains(&hash) {
-        eprintln!("error: depth 1..60, threads 1..256, hash 1..65536");
-        return ExitCode::FAILURE;
-    }
-    let text = match file {
-        Some(f) => match std::fs::read_to_string(&f) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read {f}: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        None => BENCH_POSITIONS.to_string(),
-    };
-    if let Some(path) = eval_file {
-        if let Err(e) = hisha::eval::nnue::load(&path) {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    }
-    // Each bench position is searched from scratch: no table entries or move-ordering
-    // statistics from the one before.
-    let mut engine = Engine::new(Config { threads, verbose, keep_history: false, ..Config::default() }, hash);
-    let sink: Sink = if verbose { Arc::new(|r: &Report| println!("{}", report_line(r))) } else { Arc::new(|_: &Report| {}) };
-    let limits = Limits { depth: Some(depth), ..Limits::default() };
-    let mut total_nodes = 0u64;
-    let start = std::time::Instant::now();
-    let mut n = 0;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let pos = match Position::from_sfen(line) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: bad sfen '{line}': {e}");
-                return ExitCode::FAILURE;
-            }
-        };
-        engine.clear_hash();
-        let t0 = std::time::Instant::now();
-        let r = engine.search(&pos, &limits, sink.clone());
-        n += 1;
-        total_nodes += r.nodes;
-        println!(
-            "position {n}: bestmove {} score {} depth {} nodes {} time {} ms",
-            r.best,
-            score_text(r.score),
-            r.depth,
-            r.nodes,
-            t0.elapsed().as_millis()
-        );
-    }
-    let secs = start.elapsed().as_secs_f64();
-    println!("===========================");
-    println!("Positions      : {n}");
-    println!("Depth          : {depth}");
-    println!("Threads        : {threads}");
-    println!("Total time (ms): {}", (secs * 1000.0) as u64);
-    println!("Nodes searched : {total_nodes}");
-    println!("Nodes/second   : {}", (total_nodes as f64 / secs.max(1e-9)) as u64);
-    ExitCode::SUCCESS
-}
-
-struct MateProblem {
-    /// 0-based index among the file's problems (the shard key and the JSON id).
-    id: usize,
-    sfen: String,
-    plies: Option<usize>,
-    label: String,
-    /// The published solution (USI moves), when the file gives one.
-    solution: Option<String>,
-}
-
-fn read_mate_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<MateProblem>, String> {
-    if let Some(s) = sfen {
-        return Ok(vec![MateProblem { id: 0, sfen: s, plies: None, label: "sfen".to_string(), solution: None }]);
-    }
-    let Some(path) = file else { return Err("give --sfen or --file".to_string()) };
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
-    let mut out = Vec::new();
-    for (no, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
-        let plies = match parts.get(1) {
-            Some(t) if !t.is_empty() => Some(t.parse::<usize>().map_err(|_| format!("{path}:{}: bad ply count '{t}'", no + 1))?),
-            _ => None,
-        };
-        let label = parts.get(3).filter(|l| !l.is_empty()).map(|l| l.to_string()).unwrap_or_else(|| format!("line{}", no + 1));
-        let solution = parts.get(2).filter(|t| !t.is_empty() && **t != "-").map(|t| t.to_string());
-        out.push(MateProblem { id: out.len(), sfen: parts[0].to_string(), plies, label, solution });
-    }
-    Ok(out)
-}
-
-/// Where Hisha's `line` first departs from a `published` solution (USI moves), said
-/// so that a reader can tell a convention from a flaw: the ply, both moves, and whose
-/// move it is.
-fn first_difference(published: &str, line: &[hisha::core::types::Move]) -> Option<String> {
-    let ours: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-    let theirs: Vec<&str> = published.split_whitespace().collect();
-    let k = ours.iter().zip(&theirs).take_while(|(a, b)| a == *b).count();
-    let side = if k % 2 == 0 { "attacker" } else { "defence" };
-    match (ours.get(k), theirs.get(k)) {
-        (Some(a), Some(b)) => Some(format!("first difference at ply {}: published {b}, Hisha's {side} {a}", k + 1)),
-        (Some(a), None) => Some(format!("Hisha's line goes on after the published one ends, at ply {}: {a}", k + 1)),
-        (None, Some(b)) => Some(format!("Hisha's line ends at ply {k}, the published one goes on with {b}")),
-        (None, None) => None,
-    }
-}
-
-/// The flags of `hisha mate` besides the problems.
-struct MateSettings {
-    time: u64,
-    hash: usize,
-    shard: hisha::shard::Shard,
-    json: bool,
-    conventions: hisha::mate::Conventions,
-}
-
-/// How often `hisha mate` prints how a long solve stands (stderr).
-const MATE_CLI_PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
-
-fn run_mate(sfen: Option<String>, file: Option<String>, settings: MateSettings) -> ExitCode {
-    let MateSettings { time, hash, shard, json, conventions } = settings;
-    let probs = match read_mate_problems(sfen, file) {
-        Ok(p) => p.into_iter().filter(|p| shard.owns(p.id)).collect::<Vec<_>>(),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let limit = if time == 0 { None } else { Some(std::time::Duration::from_millis(time)) };
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let (mut ok, mut wrong, mut undecided, mut bounds) = (0usize, 0usize, 0usize, 0usize);
-    let (mut nodes, mut secs) = (0u64, 0f64);
-    let total = probs.len();
-    let start = std::time::Instant::now();
-    for (i, p) in probs.iter().enumerate() {
-        let pos = match Position::from_sfen(&p.sfen) {
-            Ok(pos) => pos,
-            Err(e) => {
-                if json {
-                    println!("{}", serde_json::json!({ "type": "problem", "problem": p.id, "label": p.label, "verdict": "bad sfen", "error": e.to_string() }));
-                } else {
-                    println!("{:<20} bad sfen: {e}", p.label);
-                }
-                wrong += 1;
-                continue;
-            }
-        };
-        // A fresh table for each problem: its answer and node count then depend on the
-        // problem alone, not on which problems a run (or a shard) solved before it.
-        let mut solver = hisha::mate::Solver::new(hash);
-        solver.set_progress(Box::new(|p| eprintln!("  {}", hisha::usi::info::mate_progress_text(p))), MATE_CLI_PROGRESS_EVERY);
-        solver.set_conventions(conventions.applies_to(&pos));
-        let r = solver.solve_deep(&pos, limit, &stop);
-        let st = solver.stats;
-        nodes += st.nodes;
-        secs += st.seconds;
-        let got = match &r {
-            hisha::mate::MateResult::Mate(_) => Some(st.length as usize),
-            hisha::mate::MateResult::NoMate => Some(0),
-            hisha::mate::MateResult::Timeout => None,
-        };
-        let verdict = match (got, p.plies) {
-            (None, _) => {
-                undecided += 1;
-                "UNDECIDED"
-            }
-            (Some(g), Some(e)) if g == e => {
-                ok += 1;
-                "ok"
-            }
-            // A bound that differs from the expected length is not (yet) an error.
-            (Some(_), Some(_)) if matches!(r, hisha::mate::MateResult::Mate(_)) && !st.exact => {
-                undecided += 1;
-                "BOUND"
-            }
-            (Some(_), Some(_)) => {
-                wrong += 1;
-                "WRONG"
-            }
-            (Some(_), None) => {
-                ok += 1;
-                "solved"
-            }
-        };
-        let mut expect = p.plies.map(|e| format!(" (expected {e})")).unwrap_or_default();
-        if matches!(r, hisha::mate::MateResult::Mate(_)) && !st.exact {
-            bounds += 1;
-            expect.push_str(&format!(
-                " [upper bound: not proved shortest ({}), mate proved within {} plies]",
-                st.bound_reason.unwrap_or("out of time"),
-                st.mate_within
-            ));
-        }
-        if let hisha::mate::MateResult::Mate(line) = &r {
-            if st.conventions && line.len() != st.length as usize {
-                expect.push_str(&format!(" [{} plies by the composers' conventions: the line shows {} futile interpositions taken]", st.length, (line.len() - st.length as usize) / 2));
-            }
-        }
-        let mut difference = None;
-        if let (hisha::mate::MateResult::Mate(line), Some(published), Some(e)) = (&r, &p.solution, p.plies) {
-            if e != st.length as usize {
-                difference = first_difference(published, line);
-                if let Some(d) = &difference {
-                    expect.push_str(&format!(" [{d}]"));
-                }
-            }
-        }
-        let answer = hisha::usi::info::checkmate_line(&r);
-        if json {
-            let v = serde_json::json!({ "type": "problem", "problem": p.id, "label": p.label, "verdict": verdict,
-                "answer": answer, "expected_plies": p.plies, "exact": st.exact,
-                "mate_within": st.mate_within, "bound_reason": st.bound_reason,
-                "conventions": st.conventions, "counted_plies": st.length, "difference": difference,
-                "seconds": st.seconds, "nodes": st.nodes, "proof_nodes": st.proof_nodes });
-            println!("{v}");
-        } else {
-            println!(
-                "{:<20} {:<9} {:>7.3}s {:>10} nodes ({:>9} to prove)  {}{}",
-                p.label, verdict, st.seconds, st.nodes, st.proof_nodes, answer, expect
-            );
-        }
-        if total > 1 {
-            eprintln!("[{}/{}] {:.1}s elapsed", i + 1, total, start.elapsed().as_secs_f64());
-        }
-    }
-    let summary = format!(
-        "summary: {} problems, {} ok, {} wrong, {} undecided, {} lengths not proved shortest (upper bounds); {:.2} s solving, {} nodes, {:.0} nodes/s",
-        total,
-        ok,
-        wrong,
-        undecided,
-        bounds,
-        secs,
-        nodes,
-        nodes as f64 / secs.max(1e-9)
-    );
-    if json {
-        eprintln!("{summary}");
-    } else {
-        println!("{summary}");
-    }
-    if wrong == 0 && undecided == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+        Some(Command::Makebook(args)) => cli::makebook::run(args),
     }
 }
 
