@@ -8,6 +8,8 @@ This is how every search change and network round in docs/strength.md was decide
     scripts/ab_match.py --out ../data/ab/se NEW_BINARY OLD_BINARY
     scripts/ab_match.py --out ../data/ab/r6 --options-a EvalFile=r6.nnue hisha hisha
     scripts/ab_match.py --out ../data/ab/se200 --tc byoyomi=200 NEW OLD
+    scripts/ab_match.py --out ../data/ab/rep --games 400 --openings \
+        ../shared/openings/taya36_2020-11-06.sfen --first 0 NEW OLD
 
 Each run writes its games (CSA) and its log under --out; a run whose log already holds
 a final result is not played again, so a stopped A/B resumes where it stopped (the
@@ -61,7 +63,13 @@ def main():
     ap.add_argument("--games", type=int, default=200, help="games in all (default 200)")
     ap.add_argument("--runs", type=int, default=os.cpu_count() or 2, help="runs side by side (default: cores)")
     ap.add_argument("--seed", type=int, default=17, help="seed of the first run; run k uses seed + 17 k")
-    ap.add_argument("--random-plies", type=int, default=8)
+    ap.add_argument("--random-plies", type=int, default=None,
+                    help="random plies after each opening (default 8, or 0 with --openings)")
+    ap.add_argument("--openings", help="opening file (e.g. ../shared/openings/taya36_2020-11-06.sfen): "
+                    "run k plays its own slice of it, each opening with both colours")
+    ap.add_argument("--first", type=int, default=0,
+                    help="with --openings: the first opening line used (0-based); the runs take "
+                    "the next games/2 lines in turn")
     clock = ap.add_mutually_exclusive_group()
     clock.add_argument("--nodes", type=int, help="nodes per move (the default: 20000)")
     clock.add_argument("--tc", help="a clock instead, e.g. byoyomi=200")
@@ -73,6 +81,14 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     per_run = args.games // args.runs // 2 * 2
     clock_args = ["--tc", args.tc] if args.tc else ["--nodes", str(args.nodes or 20000)]
+    random_plies = args.random_plies if args.random_plies is not None else (0 if args.openings else 8)
+    if args.openings:
+        with open(args.openings, encoding="utf-8") as f:
+            book = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+        last = args.first + args.runs * per_run // 2
+        if last > len(book):
+            sys.exit(f"error: openings {args.first}-{last - 1} asked for, {args.openings} has {len(book)}")
+        print(f"openings {args.first}-{last - 1} (0-based lines) of {args.openings}, both colours each")
     procs = []
     for k in range(args.runs):
         seed = args.seed + 17 * k
@@ -80,8 +96,14 @@ def main():
         if final_result(read_log(log)):
             continue
         cmd = [CHECK, "match", args.engine_a, args.engine_b, "--games", str(per_run), *clock_args,
-               "--random-plies", str(args.random_plies), "--seed", str(seed),
+               "--random-plies", str(random_plies), "--seed", str(seed),
                "--out", os.path.join(args.out, f"csa{seed}")]
+        if args.openings:
+            first = args.first + k * per_run // 2
+            slice_file = os.path.join(args.out, f"openings{seed}.sfen")
+            with open(slice_file, "w", encoding="utf-8") as f:
+                f.write("\n".join(book[first:first + per_run // 2]) + "\n")
+            cmd += ["--openings", slice_file]
         if args.options_a:
             cmd += ["--options-a", args.options_a]
         if args.options_b:

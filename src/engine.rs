@@ -26,10 +26,36 @@ pub const MATE_PROGRESS_EVERY: Duration = Duration::from_secs(1);
 pub struct Engine {
     /// Settings of the next search.
     pub config: Config,
+    /// Where the network comes from (the `EvalFile` and `EvalDir` options).
+    pub network: NetworkSource,
     hash_mb: usize,
     tt: Option<Arc<TranspositionTable>>,
     tt_mb: usize,
     tables: Arc<Mutex<Vec<ThreadTables>>>,
+}
+
+/// The network options and the file they chose: `EvalFile` (a file) wins over
+/// `EvalDir` (a folder holding YaneuraOu's `nn.bin`); with neither, the embedded
+/// network. Empty strings stand for "not set".
+#[derive(Clone, Debug, Default)]
+pub struct NetworkSource {
+    pub file: String,
+    pub dir: String,
+    /// The file loaded now ("" for the embedded network).
+    pub loaded: String,
+}
+
+impl NetworkSource {
+    /// The file the options choose ("" for the embedded network).
+    pub fn chosen(&self) -> String {
+        if !self.file.is_empty() {
+            self.file.clone()
+        } else if !self.dir.is_empty() {
+            std::path::Path::new(&self.dir).join("nn.bin").to_string_lossy().into_owned()
+        } else {
+            String::new()
+        }
+    }
 }
 
 /// A search running on its own thread.
@@ -81,7 +107,7 @@ impl Default for Engine {
 impl Engine {
     /// An engine with `config` and a hash table of `hash_mb` MiB (allocated on first use).
     pub fn new(config: Config, hash_mb: usize) -> Engine {
-        Engine { config, hash_mb, tt: None, tt_mb: 0, tables: Arc::new(Mutex::new(Vec::new())) }
+        Engine { config, network: NetworkSource::default(), hash_mb, tt: None, tt_mb: 0, tables: Arc::new(Mutex::new(Vec::new())) }
     }
 
     /// Hash size in MiB for the next table.

@@ -138,7 +138,7 @@ fn clear_hash_button_makes_the_next_search_start_afresh() {
     let mut e = Engine::ready();
     e.send("usi");
     let lines = e.expect(|l| l == "usiok");
-    assert!(lines.iter().any(|l| l == "option name Clear Hash type button"));
+    assert!(lines.iter().any(|l| l == "option name Clear_Hash type button"));
     e.send("usinewgame");
     e.send("position startpos moves 7g7f 3c3d");
     let fresh = final_nodes(&e.go("depth 9").2);
@@ -146,13 +146,13 @@ fn clear_hash_button_makes_the_next_search_start_afresh() {
     let warm = final_nodes(&e.go("depth 9").2);
     assert_ne!(warm, fresh);
     // ... and after the button it retraces the first one node for node.
-    e.send("setoption name Clear Hash");
+    e.send("setoption name Clear_Hash");
     assert_eq!(final_nodes(&e.go("depth 9").2), fresh);
     // Refused while searching: the running search keeps its table.
     e.send("go infinite");
     e.send("setoption name clear hash");
     let l = e.expect(|l| l.starts_with("info string error"));
-    assert!(l.last().unwrap().contains("Clear Hash"), "{l:?}");
+    assert!(l.last().unwrap().contains("Clear_Hash"), "{l:?}");
     e.send("stop");
     e.expect(|l| l.starts_with("bestmove"));
 }
@@ -283,6 +283,81 @@ fn evaluation_options_switch_and_refuse_bad_networks() {
     let l = e.expect(|l| l.starts_with("info string"));
     assert!(l.last().unwrap().contains("EvalFile: <embedded>"), "{l:?}");
     let _ = std::fs::remove_dir_all(&dir);
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(10)));
+}
+
+/// A K+P network in YaneuraOu's format, written with the project's own writer.
+fn write_yaneuraou_kp(dir: &std::path::Path) -> std::path::PathBuf {
+    use hisha::eval::nnue::yaneuraou::{padded, write, Affine, FeatureSet, Layers};
+    let inputs = FeatureSet::KP.inputs();
+    let ft_bias: Vec<i16> = (0..256).map(|i| (i % 40) as i16).collect();
+    let ft_weights: Vec<i16> = (0..256 * inputs).map(|i| ((i * 7919) % 29) as i16 - 13).collect();
+    let affine = |inputs: usize, outputs: usize| {
+        let mut a = Affine::zeros(inputs, outputs);
+        for (k, w) in a.weights.iter_mut().enumerate() {
+            *w = if k % padded(inputs) < inputs { ((k * 31) % 61) as i8 - 30 } else { 0 };
+        }
+        a.bias.iter_mut().enumerate().for_each(|(k, b)| *b = 500 * k as i32 - 4000);
+        a
+    };
+    let layers = Layers { hidden1: affine(512, 32), hidden2: affine(32, 32), output: affine(32, 1) };
+    let bytes = write(FeatureSet::KP, &ft_bias, &ft_weights, &layers).unwrap();
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join("nn.bin");
+    std::fs::write(&path, &bytes).unwrap();
+    path
+}
+
+#[test]
+fn yaneuraou_networks_load_from_evaldir_and_scale_with_fv_scale() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.expect(|l| l == "usiok");
+    assert!(lines.iter().any(|l| l == "option name EvalDir type string default <embedded>"));
+    assert!(lines.iter().any(|l| l == "option name FV_SCALE type spin default 16 min 1 max 128"));
+    e.send("isready");
+    e.expect(|l| l == "readyok");
+    let sfen = "lnsgk1snl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1";
+    let mut eval = |e: &mut Engine| -> i32 {
+        e.send(&format!("position sfen {sfen}"));
+        e.send("eval");
+        let l = e.expect(|l| l.starts_with("info string eval nnue")).pop().unwrap();
+        l.split_whitespace().nth(4).unwrap().parse().unwrap()
+    };
+    let embedded = eval(&mut e);
+    let root = std::env::temp_dir().join(format!("hisha-evaldir-test-{}", std::process::id()));
+    let good = root.join("kp");
+    write_yaneuraou_kp(&good);
+    e.send(&format!("setoption name EvalDir value {}", good.display()));
+    let l = e.expect(|l| l.starts_with("info string"));
+    assert!(l.last().unwrap().contains("YaneuraOu k_p_256x2-32-32"), "{l:?}");
+    let at16 = eval(&mut e);
+    assert_ne!(at16, embedded);
+    e.send("setoption name FV_SCALE value 32");
+    assert_eq!(eval(&mut e), at16 / 2);
+    e.send("setoption name FV_SCALE value 16");
+    // GUIs send every option: EvalFile's default after EvalDir keeps EvalDir's network.
+    e.send("setoption name EvalFile value <embedded>");
+    e.expect(|l| l.starts_with("info string"));
+    assert_eq!(eval(&mut e), at16);
+    // The search plays with it.
+    e.send(&format!("position sfen {sfen}"));
+    let (bm, _, _) = e.go("depth 5");
+    assert!(Position::from_sfen(sfen).unwrap().parse_usi_move(&bm).is_some());
+    // A truncated file is refused with what is wrong; the network in use stays.
+    let bad = root.join("truncated");
+    let bytes = std::fs::read(good.join("nn.bin")).unwrap();
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("nn.bin"), &bytes[..bytes.len() / 2]).unwrap();
+    e.send(&format!("setoption name EvalDir value {}", bad.display()));
+    let l = e.expect(|l| l.starts_with("info string"));
+    assert!(l.last().unwrap().contains("error") && l.last().unwrap().contains("truncated"), "{l:?}");
+    assert_eq!(eval(&mut e), at16);
+    e.send("setoption name EvalDir value <embedded>");
+    e.expect(|l| l.starts_with("info string"));
+    assert_eq!(eval(&mut e), embedded);
+    let _ = std::fs::remove_dir_all(&root);
     e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(10)));
 }

@@ -111,3 +111,21 @@ fn root_mate_probe_finds_mate_in_11_at_depth_2() {
     }
     assert!(pos.in_check() && hisha::movegen::legal_moves(&pos).is_empty());
 }
+
+/// Issue 45: the position after 7f7e occurred once before the root; going back to it
+/// (7g6h) is not a draw but leaves the bishop on 8h to 2b8h+. A search that takes the
+/// repeat for a draw plays 7g6h with `score cp 0` and a one-move PV.
+#[test]
+fn a_position_seen_once_before_the_root_is_not_a_draw() {
+    let game = "7g7f 8c8d 6g6f 3c3d 6f6e 7a6b 7i6h 5a4b 7f7e 8b8c 6h7g 8c8b";
+    let mut e = Engine::ready();
+    e.send(&format!("position startpos moves {game}"));
+    let (bm, _, lines) = e.go("depth 8");
+    assert_ne!(bm, "7g6h", "{lines:?}");
+    // 7g6h searched alone: it loses material, so it must not come back as 0.
+    e.send(&format!("position startpos moves {game}"));
+    let (bm, _, lines) = e.go("depth 6 searchmoves 7g6h");
+    assert_eq!(bm, "7g6h");
+    let (kind, score) = last_score(&lines).expect("a score");
+    assert!(kind == "cp" && score < -300, "7g6h scored {kind} {score}: {lines:?}");
+}

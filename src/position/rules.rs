@@ -82,29 +82,50 @@ pub enum Repetition {
 /// the cap keeps the scan cheap in long games.
 pub const REPETITION_SCAN: usize = 32;
 
-/// Looks for an earlier occurrence of the current board (same side to move).
+/// Looks for an earlier occurrence of the current board (same side to move), every
+/// earlier position counting: the game-level view (self-play games end on the first
+/// repeat).
 pub fn repetition(pos: &Position) -> Repetition {
+    repetition_in_search(pos, usize::MAX, 2)
+}
+
+/// The repetition scan as a search `ply` plies below its root sees it. An earlier
+/// occurrence strictly inside the tree (fewer than `ply` plies back) ends the node:
+/// draw, perpetual-check win or loss, superior or inferior repeat. An occurrence at
+/// the root or before it is only history: the game goes on (the rules end it at the
+/// fourth occurrence), so the node ends only once the game has seen the position
+/// `draw_at` times, this one included.
+pub fn repetition_in_search(pos: &Position, ply: usize, draw_at: u32) -> Repetition {
     let st = pos.state();
     let end = (st.plies_from_null as usize).min(REPETITION_SCAN);
     let us = pos.side_to_move();
+    let mut seen = 1;
+    let mut nearest = 0;
     let mut i = 4;
     while i <= end {
         let Some(s) = pos.state_back(i) else { break };
         if s.board_key == st.board_key {
             if s.hand == st.hand {
-                if st.continuous_check[us.index()] as usize * 2 >= i {
-                    return Repetition::Lose;
+                if nearest == 0 {
+                    nearest = i;
                 }
-                if st.continuous_check[us.flip().index()] as usize * 2 >= i {
-                    return Repetition::Win;
+                seen += 1;
+                if i < ply || seen >= draw_at {
+                    return if st.continuous_check[us.index()] as usize * 2 >= nearest {
+                        Repetition::Lose
+                    } else if st.continuous_check[us.flip().index()] as usize * 2 >= nearest {
+                        Repetition::Win
+                    } else {
+                        Repetition::Draw
+                    };
                 }
-                return Repetition::Draw;
-            }
-            if st.hand.is_superset_of(s.hand) {
-                return Repetition::Superior;
-            }
-            if s.hand.is_superset_of(st.hand) {
-                return Repetition::Inferior;
+            } else if i < ply && nearest == 0 {
+                if st.hand.is_superset_of(s.hand) {
+                    return Repetition::Superior;
+                }
+                if s.hand.is_superset_of(st.hand) {
+                    return Repetition::Inferior;
+                }
             }
         }
         i += 2;
@@ -241,5 +262,35 @@ mod tests {
             pos.do_move(mv);
         }
         assert_eq!(repetition(&pos), Repetition::Draw);
+    }
+
+    fn play(sfen_moves: &str) -> Position {
+        let mut pos = Position::startpos();
+        for m in sfen_moves.split_whitespace() {
+            let mv = pos.parse_usi_move(m).unwrap();
+            pos.do_move(mv);
+        }
+        pos
+    }
+
+    #[test]
+    fn a_repeat_of_a_position_before_the_root_is_not_a_draw() {
+        crate::init();
+        // The issue-45 game: 7g6h brings back the position after 7f7e.
+        let game = "7g7f 8c8d 6g6f 3c3d 6f6e 7a6b 7i6h 5a4b 7f7e 8b8c 6h7g 8c8b";
+        let pos = play(&format!("{game} 7g6h"));
+        // Inside the tree (the earlier occurrence 4 plies back, the root 5 back): draw.
+        assert_eq!(repetition_in_search(&pos, 5, 4), Repetition::Draw);
+        // The root was the position before 7g6h: the earlier one is history.
+        assert_eq!(repetition_in_search(&pos, 1, 4), Repetition::None);
+        assert_eq!(repetition_in_search(&pos, 1, 3), Repetition::None);
+        assert_eq!(repetition_in_search(&pos, 4, 4), Repetition::None, "at the root: history");
+        // The same cycle twice more: the fourth occurrence ends the game.
+        let cycle = "8b8c 6h7g 8c8b 7g6h";
+        let third = play(&format!("{game} 7g6h {cycle}"));
+        assert_eq!(repetition_in_search(&third, 1, 4), Repetition::None);
+        assert_eq!(repetition_in_search(&third, 1, 3), Repetition::Draw);
+        let fourth = play(&format!("{game} 7g6h {cycle} {cycle}"));
+        assert_eq!(repetition_in_search(&fourth, 1, 4), Repetition::Draw);
     }
 }

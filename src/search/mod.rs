@@ -32,6 +32,11 @@ pub const VALUE_MATE: i32 = 32000;
 pub const VALUE_INF: i32 = 32001;
 /// Scores at least this large are mates.
 pub const MATE_IN_MAX: i32 = VALUE_MATE - 2 * MAX_PLY as i32;
+/// How many occurrences of a position from before the search's root (this one
+/// included) make it a draw in the search: the rules end the game at the fourth;
+/// Stockfish-style engines stop at the third. Repeats inside the tree are draws at once.
+pub const REPETITION_DRAW_AT: u32 = 4;
+
 /// Score of a superior position by repetition (more in hand, same board).
 pub const VALUE_SUPERIOR: i32 = 2500;
 
@@ -59,7 +64,7 @@ pub struct Config {
     /// Evaluate with the network (`nnue`) rather than the hand-made evaluation (`eval`).
     pub use_nnue: bool,
     /// Keep the move-ordering statistics from one search to the next (the default; a
-    /// new game, `usinewgame` or `Clear Hash`, forgets them).
+    /// new game, `usinewgame` or `Clear_Hash`, forgets them).
     pub keep_history: bool,
     /// When `go mate` follows the composers' conventions (the search itself never does).
     pub tsume_conventions: crate::mate::Conventions,

@@ -10,13 +10,13 @@ use super::report::{Report, Sink};
 use super::shared::Shared;
 use super::think::RootMove;
 use super::tt::{Bound, TtEntry};
-use super::{from_tt, mate_in, mated_in, to_tt, Config, MATE_IN_MAX, MAX_PLY, VALUE_INF, VALUE_SUPERIOR};
+use super::{from_tt, mate_in, mated_in, to_tt, Config, MATE_IN_MAX, MAX_PLY, REPETITION_DRAW_AT, VALUE_INF, VALUE_SUPERIOR};
 use crate::core::attacks::{king_attacks, knight_attacks};
 use crate::core::types::{Move, PieceType};
 use crate::eval::nnue::{self, Accumulator, Network, RefreshCache};
 use crate::eval::{self, PIECE_VALUE};
 use crate::movegen::{generate, CheckInfo, GenType, MoveList};
-use crate::position::rules::{can_declare_win, repetition, see, Repetition};
+use crate::position::rules::{can_declare_win, repetition_in_search, see, Repetition};
 use crate::position::Position;
 #[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
@@ -391,7 +391,7 @@ impl Worker {
         if self.stopped() {
             return Err(0);
         }
-        match repetition(&self.pos) {
+        match repetition_in_search(&self.pos, ply, REPETITION_DRAW_AT) {
             Repetition::None => {}
             Repetition::Draw => return Err(0),
             Repetition::Win => return Err(mate_in(ply)),

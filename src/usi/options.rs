@@ -50,8 +50,10 @@ const OPTIONS: &[OptDef] = &[
     OptDef { name: "NodesLimit", kind: OptKind::Spin(0, 1_000_000_000_000), default: "0" },
     OptDef { name: "UseNNUE", kind: OptKind::Check, default: "true" },
     OptDef { name: "EvalFile", kind: OptKind::String, default: EMBEDDED_NET },
+    OptDef { name: "EvalDir", kind: OptKind::String, default: EMBEDDED_NET },
+    OptDef { name: "FV_SCALE", kind: OptKind::Spin(1, 128), default: "16" },
     OptDef { name: "TsumeConventions", kind: OptKind::Combo(TSUME_CONVENTIONS_VARS), default: "Auto" },
-    OptDef { name: "Clear Hash", kind: OptKind::Button, default: "" },
+    OptDef { name: "Clear_Hash", kind: OptKind::Button, default: "" },
 ];
 
 /// The `id`, `option` and `usiok` lines answering `usi`.
@@ -96,8 +98,30 @@ fn set_spin(engine: &mut Engine, name: &str, v: i64) {
         "MaxMovesToDraw" => cfg.max_moves_to_draw = v as u32,
         "DepthLimit" => cfg.depth_limit = v as i32,
         "NodesLimit" => cfg.nodes_limit = v as u64,
+        "FV_SCALE" => crate::eval::nnue::yaneuraou::set_fv_scale(v as i32),
         _ => {}
     }
+}
+
+/// Applies `EvalFile` or `EvalDir` (`name`): loads the network the options now choose
+/// if it is not the one in use. A file that cannot be loaded leaves both the option
+/// and the network as they were.
+fn set_network(engine: &mut Engine, name: &str, value: &str) -> Result<String, String> {
+    let value = if value.is_empty() || value == EMBEDDED_NET { "" } else { value };
+    let mut next = engine.network.clone();
+    if name == "EvalDir" {
+        next.dir = value.to_string();
+    } else {
+        next.file = value.to_string();
+    }
+    let path = next.chosen();
+    if path != engine.network.loaded {
+        crate::eval::nnue::load(&path).map_err(|e| format!("{e}; the previous network stays"))?;
+        next.loaded = path.clone();
+    }
+    engine.network = next;
+    let shown = if path.is_empty() { EMBEDDED_NET } else { &path };
+    Ok(format!("info string {name}: {shown} ({})", crate::eval::nnue::network().describe()))
 }
 
 /// A spin option's value: an integer within `lo..=hi`, or why not.
@@ -129,11 +153,7 @@ fn apply(engine: &mut Engine, def: &OptDef, value: &str, searching: bool) -> Res
                 engine.config.use_nnue = on;
             }
         }
-        OptKind::String => {
-            let path = if value.is_empty() || value == EMBEDDED_NET { "" } else { value };
-            crate::eval::nnue::load(path).map_err(|e| format!("{e}; the previous network stays"))?;
-            return Ok(Some(format!("info string EvalFile: {}", if path.is_empty() { EMBEDDED_NET } else { path })));
-        }
+        OptKind::String => return set_network(engine, def.name, value).map(Some),
         OptKind::Combo(vars) => {
             let Some(v) = vars.iter().find(|v| v.eq_ignore_ascii_case(value)) else {
                 return Err(format!("'{value}' is not one of {}", vars.join(", ")));
@@ -174,7 +194,11 @@ pub fn setoption(engine: &mut Engine, book: &mut BookSession, args: &[&str], sea
         return r.err().map(|e| format!("info string error: {e}"));
     }
     let name_l = name.to_ascii_lowercase();
-    let lookup = if name_l == "hash" { "usi_hash".to_string() } else { name_l };
+    let lookup = match name_l.as_str() {
+        "hash" => "usi_hash".to_string(),
+        "clear hash" => "clear_hash".to_string(),
+        _ => name_l,
+    };
     let Some(def) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&lookup)) else {
         return Some(format!("info string error: unknown option '{}'", name.chars().take(64).collect::<String>()));
     };

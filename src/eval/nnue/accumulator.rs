@@ -62,6 +62,9 @@ impl Default for Accumulator {
 impl Accumulator {
     /// Computes one perspective from scratch.
     pub fn refresh_side(&mut self, net: &Network, pos: &Position, persp: Color) {
+        if let Some(y) = net.yaneuraou() {
+            return yaneuraou::refresh_side(self, net, y.features, pos, persp);
+        }
         let mut feats = [0u16; MAX_ACTIVE];
         let n = active_features(pos, persp, &mut feats);
         let a = &mut self.v[persp.index()];
@@ -82,12 +85,31 @@ impl Accumulator {
     /// (`parent` was computed for the position before `m`). A king move that changes
     /// its side's view refreshes that side through `cache`.
     pub fn update(&mut self, parent: &Accumulator, net: &Network, pos: &Position, m: Move, cache: &mut RefreshCache) {
+        if let Some(y) = net.yaneuraou() {
+            return self.update_yaneuraou(parent, net, y.features, pos, m);
+        }
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU has AVX2, checked just above.
             return unsafe { self.update_avx2(parent, net, pos, m, cache) };
         }
         self.update_any(parent, net, pos, m, cache)
+    }
+
+    /// `update` for a YaneuraOu network, compiled for AVX2 where the CPU has it.
+    fn update_yaneuraou(&mut self, parent: &Accumulator, net: &Network, features: yaneuraou::FeatureSet, pos: &Position, m: Move) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.update_yaneuraou_avx2(parent, net, features, pos, m) };
+        }
+        yaneuraou::update(self, parent, net, features, pos, m)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_yaneuraou_avx2(&mut self, parent: &Accumulator, net: &Network, features: yaneuraou::FeatureSet, pos: &Position, m: Move) {
+        yaneuraou::update(self, parent, net, features, pos, m)
     }
 
     /// `update` compiled for AVX2 (16 lanes where SSE2 has 8).

@@ -25,11 +25,13 @@ mod accumulator;
 mod features;
 mod mlp;
 mod network;
+pub mod yaneuraou;
 
 pub use accumulator::*;
 pub use features::*;
 pub use mlp::*;
 pub use network::*;
+pub use yaneuraou::YaneuraOuNet;
 
 /// The network built into the binary.
 static EMBEDDED: &[u8] = include_bytes!("hisha.nnue");
@@ -79,17 +81,20 @@ fn read_network_file(path: &str) -> Result<Vec<u8>, NetError> {
     let cannot = |e: std::io::Error| NetError(format!("cannot read {path}: {e}"));
     let file = std::fs::File::open(path).map_err(cannot)?;
     if let Ok(meta) = file.metadata() {
-        if meta.is_file() && meta.len() > MAX_FILE_BYTES as u64 {
-            return Err(NetError(format!("{path} has {} bytes, a network at most {MAX_FILE_BYTES}", meta.len())));
+        if meta.is_file() && meta.len() > MAX_ANY_FILE_BYTES as u64 {
+            return Err(NetError(format!("{path} has {} bytes, a network at most {MAX_ANY_FILE_BYTES}", meta.len())));
         }
     }
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() > MAX_FILE_BYTES {
-        return Err(NetError(format!("{path} is longer than a network ({MAX_FILE_BYTES} bytes at most)")));
+    let mut head = Vec::new();
+    (&file).take(8).read_to_end(&mut head).map_err(cannot)?;
+    if !has_network_magic(&head) {
+        return Err(NetError(format!("{path} is neither a Hisha network file nor a YaneuraOu NNUE file (bad magic)")));
     }
-    if !has_network_magic(&bytes) {
-        return Err(NetError(format!("{path} is not a Hisha network file (bad magic)")));
+    let limit = if yaneuraou::has_version(&head) { yaneuraou::max_file_bytes() } else { MAX_FILE_BYTES };
+    let mut bytes = head;
+    file.take((limit + 1 - bytes.len()) as u64).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() > limit {
+        return Err(NetError(format!("{path} is longer than a network ({limit} bytes at most)")));
     }
     Ok(bytes)
 }
@@ -111,7 +116,7 @@ mod tests {
     fn random_network(seed: u64) -> Network {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut r = |n: usize, m: i16| -> Vec<i16> { (0..n).map(|_| rng.gen_range(-m..=m)).collect() };
-        Network { ft_bias: r(HIDDEN, 100), ft_weights: r(INPUTS * HIDDEN, 60), out_weights: r(OUTPUT_BUCKETS * 2 * HIDDEN, 60), out_bias: (0..OUTPUT_BUCKETS as i32).map(|b| 1234 + 100 * b).collect(), mlp: None }
+        Network { ft_bias: r(HIDDEN, 100), ft_weights: r(INPUTS * HIDDEN, 60), out_weights: r(OUTPUT_BUCKETS * 2 * HIDDEN, 60), out_bias: (0..OUTPUT_BUCKETS as i32).map(|b| 1234 + 100 * b).collect(), mlp: None, yaneuraou: None }
     }
 
     fn features(pos: &Position, c: Color) -> Vec<u16> {

@@ -20,6 +20,9 @@ pub struct Network {
     pub(super) out_bias: Vec<i32>,
     /// Hidden layers whose output is added to the linear output, if any.
     pub(super) mlp: Option<Mlp>,
+    /// A YaneuraOu network: its feature set and layers replace the output layer
+    /// above (then empty); the first layer's rows are its feature transformer.
+    pub(super) yaneuraou: Option<Box<YaneuraOuNet>>,
 }
 
 /// The first format: one output layer for every position.
@@ -52,15 +55,19 @@ const fn v3_file_bytes(buckets: usize) -> usize {
     file_bytes(buckets) + 8 + 2 * MLP_WEIGHTS + 4 * MLP_BIASES
 }
 
-/// The largest network file this build reads.
+/// The largest Hisha network file this build reads.
 pub const MAX_FILE_BYTES: usize = v3_file_bytes(OUTPUT_BUCKETS);
+
+/// The largest network file of any format this build reads (YaneuraOu's HalfKP files
+/// are the largest, about 64 MB).
+pub const MAX_ANY_FILE_BYTES: usize = if yaneuraou::max_file_bytes() > MAX_FILE_BYTES { yaneuraou::max_file_bytes() } else { MAX_FILE_BYTES };
 
 /// The magics of the network files this build reads.
 const MAGICS: [&[u8; 8]; 3] = [MAGIC_V1, MAGIC, MAGIC_V3];
 
-/// Whether `b` starts like a network file this build reads.
+/// Whether `b` starts like a network file this build reads (Hisha's or YaneuraOu's).
 pub(super) fn has_network_magic(b: &[u8]) -> bool {
-    MAGICS.iter().any(|m| b.starts_with(&m[..]))
+    MAGICS.iter().any(|m| b.starts_with(&m[..])) || yaneuraou::has_version(b)
 }
 
 /// Why a network file was refused.
@@ -100,6 +107,10 @@ impl Reader<'_> {
 impl Network {
     /// Parses a network file (any of the formats above).
     pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
+        if yaneuraou::has_version(b) {
+            let p = yaneuraou::parse(b)?;
+            return Ok(Network::from_yaneuraou(p));
+        }
         let Some(magic) = MAGICS.into_iter().find(|m| b.starts_with(&m[..])) else {
             return Err(NetError("not a Hisha network file (bad magic)".into()));
         };
@@ -136,7 +147,26 @@ impl Network {
         let out_weights = r.i16s(buckets * 2 * HIDDEN);
         let out_bias = r.i32s(buckets);
         let mlp = if layered { Some(Mlp::from_parts(&r.i16s(MLP_WEIGHTS), &r.i32s(MLP_BIASES))?) } else { None };
-        Ok(Network { ft_weights, ft_bias, out_weights, out_bias, mlp })
+        Ok(Network { ft_weights, ft_bias, out_weights, out_bias, mlp, yaneuraou: None })
+    }
+
+    /// A network from a parsed YaneuraOu file.
+    pub fn from_yaneuraou(p: yaneuraou::Parsed) -> Network {
+        Network { ft_weights: p.ft_weights, ft_bias: p.ft_bias, out_weights: Vec::new(), out_bias: Vec::new(), mlp: None, yaneuraou: Some(Box::new(p.net)) }
+    }
+
+    /// The YaneuraOu network's feature set and layers, when this is one.
+    pub fn yaneuraou(&self) -> Option<&YaneuraOuNet> {
+        self.yaneuraou.as_deref()
+    }
+
+    /// What kind of network this is, for `info string` lines.
+    pub fn describe(&self) -> String {
+        match &self.yaneuraou {
+            Some(y) => format!("YaneuraOu {} (FV_SCALE {})", y.file_kind(), yaneuraou::fv_scale()),
+            None if self.mlp.is_some() => "Hisha HISHANN3".into(),
+            None => "Hisha HISHANN2".into(),
+        }
     }
 
     /// Serialises a network without hidden layers (`HISHANN2`), with as many output
@@ -215,6 +245,9 @@ impl Network {
     #[inline(always)]
     fn evaluate_any(&self, acc: &Accumulator, pos: &Position) -> i32 {
         let stm = pos.side_to_move();
+        if let Some(y) = &self.yaneuraou {
+            return y.evaluate(&acc.v[stm.index()], &acc.v[stm.flip().index()]);
+        }
         let bucket = if self.out_bias.len() == 1 { 0 } else { output_bucket(pos) };
         let w = &self.out_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
         let (us, them) = (&acc.v[stm.index()], &acc.v[stm.flip().index()]);
