@@ -14,6 +14,7 @@ mod perturb;
 mod train_data;
 mod train_mlp;
 mod train_nnue;
+mod train_yaneuraou;
 mod tune;
 
 #[derive(Parser)]
@@ -31,6 +32,8 @@ enum Command {
     Perturb(perturb::Args),
     /// Trains the network on data files and writes a network file.
     TrainNnue(train_nnue::Args),
+    /// Trains a network in YaneuraOu's NNUE format (halfkp_256x2-32-32, k_p_256x2-32-32).
+    TrainYaneuraou(train_yaneuraou::Args),
     /// Fits the hand-made evaluation's weights and writes them as Rust source.
     Tune(tune::Args),
     /// Prints the hand-made evaluation of positions split by weight group.
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Command::Gensfen(a) => gensfen::run(a),
         Command::Perturb(a) => perturb::run(a),
         Command::TrainNnue(a) => train_nnue::run(a),
+        Command::TrainYaneuraou(a) => train_yaneuraou::run(a),
         Command::Tune(a) => tune::run(a),
         Command::Evalterms(a) => evalterms::run(a),
         Command::Fuzz(a) => fuzz::run(a),

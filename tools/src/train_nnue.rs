@@ -141,7 +141,7 @@ struct Data {
 }
 
 /// The key for dropping the same position met again (in any game or file).
-fn duplicate_key(input: &Input) -> u64 {
+pub(crate) fn duplicate_key(input: &Input) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     match &input.record {
         Record::Line(line) => data::position_key(line).hash(&mut h),
@@ -172,7 +172,7 @@ fn parse_line(line: &str, max_score: i32) -> Option<(Position, i32, f32)> {
 
 /// Position, score and result (side to move's view) of one input; an error for a PSV
 /// record that does not decode.
-fn parse_input(input: &Input, files: &[String], max_score: i32) -> Result<Option<(Position, i32, f32)>, String> {
+pub(crate) fn parse_input(input: &Input, files: &[String], max_score: i32) -> Result<Option<(Position, i32, f32)>, String> {
     match &input.record {
         Record::Line(line) => Ok(parse_line(line, max_score)),
         Record::Psv(rec, index) => {
@@ -233,7 +233,7 @@ fn load(files: &[String], max_score: i32) -> Result<Data, String> {
     Ok(Data { feats, samples })
 }
 
-fn sigmoid(x: f32) -> f32 {
+pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -660,7 +660,7 @@ fn progress_line(epoch: usize, epochs: usize, done: usize, total: usize, secs: f
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so that a stopped
 /// run never leaves a half-written network.
-fn write_atomically(path: &str, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn write_atomically(path: &str, bytes: &[u8]) -> Result<(), String> {
     let tmp = format!("{path}.tmp");
     std::fs::File::create(&tmp)
         .and_then(|mut f| f.write_all(bytes).and_then(|_| f.sync_all()))
