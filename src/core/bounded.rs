@@ -23,8 +23,13 @@ impl<T: Copy, const N: usize> BoundedVec<T, N> {
     #[inline(always)]
     pub fn new() -> Self {
         // An array of `MaybeUninit` needs no initialisation; skipping the memset of the
-        // whole capacity per node is measurable in perft.
-        BoundedVec { items: [MaybeUninit::uninit(); N], len: 0 }
+        // whole capacity per node is measurable in perft. Written as an uninitialised
+        // array (rather than `[MaybeUninit::uninit(); N]`, which this compiler turned into
+        // a memset of the whole list in the quiescence search: 1,208 and 2,400 bytes a
+        // node, 14% of the bench's instructions by callgrind).
+        // SAFETY: an array of `MaybeUninit<T>` is valid in any state, initialised or not.
+        let items = unsafe { MaybeUninit::<[MaybeUninit<T>; N]>::uninit().assume_init() };
+        BoundedVec { items, len: 0 }
     }
 
     /// Appends an item (ignored when the list is full).
