@@ -301,7 +301,7 @@ fn write_yaneuraou_kp(dir: &std::path::Path) -> std::path::PathBuf {
         a.bias.iter_mut().enumerate().for_each(|(k, b)| *b = 500 * k as i32 - 4000);
         a
     };
-    let layers = Layers { hidden1: affine(512, 32), hidden2: affine(32, 32), output: affine(32, 1) };
+    let layers = Layers::new(affine(512, 32), affine(32, 32), affine(32, 1));
     let bytes = write(FeatureSet::KP, &ft_bias, &ft_weights, &layers).unwrap();
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join("nn.bin");

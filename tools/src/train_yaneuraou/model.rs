@@ -206,11 +206,11 @@ impl Model {
             a
         };
         let d = &self.dense;
-        let layers = Layers {
-            hidden1: affine(TRANSFORMED, self.h1, &d[l.w1..l.b1], &d[l.b1..l.w2], QW, QW * QA),
-            hidden2: affine(self.h1, self.h2, &d[l.w2..l.b2], &d[l.b2..l.w3], QW, QW * QA),
-            output: affine(self.h2, 1, &d[l.w3..l.b3], &d[l.b3..], QO, QO * QA),
-        };
+        let layers = Layers::new(
+            affine(TRANSFORMED, self.h1, &d[l.w1..l.b1], &d[l.b1..l.w2], QW, QW * QA),
+            affine(self.h1, self.h2, &d[l.w2..l.b2], &d[l.b2..l.w3], QW, QW * QA),
+            affine(self.h2, 1, &d[l.w3..l.b3], &d[l.b3..], QO, QO * QA),
+        );
         yaneuraou::write(self.features, &ft_bias, &ft_weights, &layers).map_err(|e| e.0)
     }
 }

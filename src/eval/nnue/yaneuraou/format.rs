@@ -201,7 +201,7 @@ pub fn parse(b: &[u8]) -> Result<Parsed, NetError> {
     let hidden1 = r.affine(TRANSFORMED, h1);
     let hidden2 = r.affine(h1, h2);
     let output = r.affine(h2, 1);
-    let layers = super::layers::Layers { hidden1, hidden2, output };
+    let layers = super::layers::Layers::new(hidden1, hidden2, output);
     Ok(Parsed { ft_bias, ft_weights, net: YaneuraOuNet { features, layers, architecture: arch } })
 }
 

@@ -29,11 +29,11 @@ pub(crate) fn random_file(features: FeatureSet, seed: u64, h1: usize, h2: usize)
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     let ft_bias: Vec<i16> = (0..HALF).map(|_| rng.gen_range(0..=60)).collect();
     let ft_weights: Vec<i16> = (0..HALF * features.inputs()).map(|_| rng.gen_range(-12..=14)).collect();
-    let layers = Layers {
-        hidden1: random_affine(&mut rng, 2 * HALF, h1, 3000),
-        hidden2: random_affine(&mut rng, h1, h2, 3000),
-        output: random_affine(&mut rng, h2, 1, 3000),
-    };
+    let layers = Layers::new(
+        random_affine(&mut rng, 2 * HALF, h1, 3000),
+        random_affine(&mut rng, h1, h2, 3000),
+        random_affine(&mut rng, h2, 1, 3000),
+    );
     match write(features, &ft_bias, &ft_weights, &layers) {
         Ok(b) => b,
         Err(e) => panic!("{e}"),
@@ -162,11 +162,11 @@ fn vector_layers_equal_the_scalar_ones() {
     for (h1, h2) in [(32, 32), (8, 32), (16, 32)] {
         // Weights of the whole 8-bit range, -128 included: the vector path's pair sums
         // come closest to 16 bits there.
-        let layers = Layers {
-            hidden1: random_affine_within(&mut rng, 2 * HALF, h1, 5000, 127),
-            hidden2: random_affine_within(&mut rng, h1, h2, 5000, 127),
-            output: random_affine_within(&mut rng, h2, 1, 5000, 127),
-        };
+        let layers = Layers::new(
+            random_affine_within(&mut rng, 2 * HALF, h1, 5000, 127),
+            random_affine_within(&mut rng, h1, h2, 5000, 127),
+            random_affine_within(&mut rng, h2, 1, 5000, 127),
+        );
         for _ in 0..50 {
             // Accumulator entries beyond both clipping bounds too.
             let mut half = || -> [i16; HALF] { std::array::from_fn(|_| rng.gen_range(-200..=300)) };
