@@ -86,7 +86,7 @@ impl Accumulator {
     /// its side's view refreshes that side through `cache`.
     pub fn update(&mut self, parent: &Accumulator, net: &Network, pos: &Position, m: Move, cache: &mut RefreshCache) {
         if let Some(y) = net.yaneuraou() {
-            return self.update_yaneuraou(parent, net, y.features, pos, m);
+            return self.update_yaneuraou(parent, net, y.features, pos, m, &mut cache.king);
         }
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
@@ -97,19 +97,19 @@ impl Accumulator {
     }
 
     /// `update` for a YaneuraOu network, compiled for AVX2 where the CPU has it.
-    fn update_yaneuraou(&mut self, parent: &Accumulator, net: &Network, features: yaneuraou::FeatureSet, pos: &Position, m: Move) {
+    fn update_yaneuraou(&mut self, parent: &Accumulator, net: &Network, features: yaneuraou::FeatureSet, pos: &Position, m: Move, cache: &mut yaneuraou::KingCache) {
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.update_yaneuraou_avx2(parent, net, features, pos, m) };
+            return unsafe { self.update_yaneuraou_avx2(parent, net, features, pos, m, cache) };
         }
-        yaneuraou::update(self, parent, net, features, pos, m)
+        yaneuraou::update(self, parent, net, features, pos, m, cache)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn update_yaneuraou_avx2(&mut self, parent: &Accumulator, net: &Network, features: yaneuraou::FeatureSet, pos: &Position, m: Move) {
-        yaneuraou::update(self, parent, net, features, pos, m)
+    unsafe fn update_yaneuraou_avx2(&mut self, parent: &Accumulator, net: &Network, features: yaneuraou::FeatureSet, pos: &Position, m: Move, cache: &mut yaneuraou::KingCache) {
+        yaneuraou::update(self, parent, net, features, pos, m, cache)
     }
 
     /// `update` compiled for AVX2 (16 lanes where SSE2 has 8).
@@ -174,6 +174,8 @@ pub(super) struct CacheEntry {
 /// (Stockfish's "Finny tables").
 pub struct RefreshCache {
     pub(super) entries: Vec<CacheEntry>,
+    /// The same for the king squares of a YaneuraOu HalfKP network (made on first use).
+    pub(super) king: yaneuraou::KingCache,
 }
 
 impl Default for RefreshCache {
@@ -183,6 +185,7 @@ impl Default for RefreshCache {
                 CacheEntry { acc: [0; HIDDEN], board: [Piece::NONE; 81], hands: [Hand::EMPTY; 2], valid: false };
                 2 * KING_BUCKETS * 2
             ],
+            king: yaneuraou::KingCache::default(),
         }
     }
 }
@@ -193,6 +196,7 @@ impl RefreshCache {
         for e in &mut self.entries {
             e.valid = false;
         }
+        self.king = yaneuraou::KingCache::default();
     }
 
     /// Writes `persp`'s accumulator in `pos` (seen through `view`) to `out`.

@@ -11,17 +11,19 @@
 //! for HalfKP) and what follows the accumulator (`layers`). `format` reads and writes
 //! the files. Uses `core`, `position` and the parent's `Accumulator`.
 
+mod cache;
 mod features;
 mod format;
 mod layers;
 #[cfg(test)]
 mod tests;
 
+pub use cache::KingCache;
 pub use features::{board_piece, hand_piece, FE_END, MAX_ACTIVE, PIECES};
 pub use format::{architecture, has_version, layers_hash, max_file_bytes, parse, write, Parsed, VERSION};
 pub use layers::{padded, Affine, Layers, MAX_HIDDEN, WEIGHT_SCALE_BITS};
 
-use super::{add_row, copy_add2_sub2, copy_add_sub, Accumulator, Network};
+use super::{add_row, copy_add2_sub2, copy_add_sub, sub_row, Accumulator, Network};
 use crate::core::types::{Color, Move};
 use crate::position::Position;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -107,12 +109,13 @@ pub(super) fn refresh_side(acc: &mut Accumulator, net: &Network, features: Featu
     }
 }
 
-/// Sets `acc` to `parent` updated by `m`, just played in `pos`.
+/// Sets `acc` to `parent` updated by `m`, just played in `pos`; a perspective whose
+/// king moved (HalfKP) starts afresh through `cache`.
 #[inline(always)]
-pub(super) fn update(acc: &mut Accumulator, parent: &Accumulator, net: &Network, features: FeatureSet, pos: &Position, m: Move) {
+pub(super) fn update(acc: &mut Accumulator, parent: &Accumulator, net: &Network, features: FeatureSet, pos: &Position, m: Move, cache: &mut KingCache) {
     for persp in Color::ALL {
         if features.needs_refresh(pos, m, persp) {
-            refresh_side(acc, net, features, pos, persp);
+            cache.refresh(net, pos, persp, &mut acc.v[persp.index()]);
             continue;
         }
         let (mut removed, mut added) = ([0usize; 2], [0usize; 2]);
