@@ -101,5 +101,5 @@ fn bench_with_an_eval_file_uses_that_network() {
     // A file that is not a network is refused before anything is searched.
     let not_a_network = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/bench.sfen");
     let err = bench_command(&["--depth", "7", "--eval-file", not_a_network]).unwrap_err();
-    assert!(err.contains("error:") && err.contains("not a Hisha network"), "{err}");
+    assert!(err.contains("error:") && err.contains("neither a Hisha network file nor a YaneuraOu NNUE file"), "{err}");
 }
