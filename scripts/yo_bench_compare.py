@@ -50,6 +50,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HISHA_CMD = "{hisha} bench --depth {depth} --threads 1 --hash {hash} --eval-file {net}"
 YO_CMD = ("{yo} EvalDir {evaldir} , BookFile no_book , USI_OwnBook false , Threads 1 , "
           "USI_Hash {hash} , bench {hash} 1 {depth} {yofile} depth , quit")
+# --movetime: each engine searches every position for the same time, so that the
+# nodes/s of two searches whose trees to a given depth differ in size are comparable.
+HISHA_MOVETIME_CMD = "{hisha} bench --movetime {movetime} --threads 1 --hash {hash} --eval-file {net}"
+YO_MOVETIME_CMD = ("{yo} EvalDir {evaldir} , BookFile no_book , USI_OwnBook false , Threads 1 , "
+                   "NetworkDelay 0 , NetworkDelay2 0 , USI_Hash {hash} , bench {hash} 1 {movetime} {yofile} movetime , quit")
 
 NPS_RE = re.compile(r"Nodes/second\s*:\s*(\d+)")
 NODES_RE = re.compile(r"Nodes searched\s*:\s*(\d+)")
@@ -99,13 +104,15 @@ def main():
     ap.add_argument("--yo", help="YaneuraOu binary (needed by the default --yo-cmd)")
     ap.add_argument("--net", help="network file for both (YaneuraOu format nn.bin)")
     ap.add_argument("--depth", type=int, default=11, help="depth per position (default 11)")
+    ap.add_argument("--movetime", type=int, default=None,
+                    help="milliseconds a position for both instead of --depth (compares nodes/s on equal time)")
     ap.add_argument("--hash", type=int, default=64, help="hash MB for both (default 64)")
     ap.add_argument("--positions", metavar="FILE",
                     help="SFEN file searched by both (default: each engine's own bench set)")
     ap.add_argument("--runs", "-k", type=int, default=5, help="runs of each engine (default 5)")
     ap.add_argument("--hisha-cmd", default=None, help=f"Hisha command template (default: {HISHA_CMD} "
                     "[--file {file}])")
-    ap.add_argument("--yo-cmd", default=YO_CMD, help=f"YaneuraOu command template (default: {YO_CMD})")
+    ap.add_argument("--yo-cmd", default=None, help=f"YaneuraOu command template (default: {YO_CMD})")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per run (default 1800)")
     ap.add_argument("--dry-run", action="store_true", help="print the two command lines and stop")
     args = ap.parse_args()
@@ -131,12 +138,15 @@ def main():
             yofile = os.path.join(tmp, "positions.sfen")
             with open(yofile, "w") as f:
                 f.write("".join(s + "\n" for s in sfens))
-        hisha_tmpl = args.hisha_cmd or (HISHA_CMD + (" --file {file}" if file_ else ""))
+        hisha_default = HISHA_MOVETIME_CMD if args.movetime else HISHA_CMD
+        hisha_tmpl = args.hisha_cmd or (hisha_default + (" --file {file}" if file_ else ""))
+        if args.yo_cmd is None:
+            args.yo_cmd = YO_MOVETIME_CMD if args.movetime else YO_CMD
         if not net and ("{net}" in hisha_tmpl or "{evaldir}" in args.yo_cmd):
             die("--net is needed by the command templates")
         if "{yo}" in args.yo_cmd and not args.yo:
             die("--yo (the YaneuraOu binary) is needed by --yo-cmd")
-        fill = dict(hisha=shlex.quote(args.hisha), yo=shlex.quote(args.yo or ""), depth=args.depth,
+        fill = dict(hisha=shlex.quote(args.hisha), yo=shlex.quote(args.yo or ""), depth=args.depth, movetime=args.movetime,
                     hash=args.hash, net=shlex.quote(net), evaldir=shlex.quote(evaldir),
                     file=shlex.quote(file_), yofile=shlex.quote(yofile) if yofile else "default")
         hisha_cmd = hisha_tmpl.format(**fill)

@@ -56,7 +56,9 @@ enum Command {
     #[command(after_help = "Examples:\n  \
         hisha bench                           depth 11, one thread: 1,687,588 nodes\n  \
         hisha bench --threads 2 --depth 13    Lazy SMP time to depth\n  \
-        hisha bench --eval-file new.nnue      the same positions with another network\n\n\
+        hisha bench --eval-file new.nnue      the same positions with another network\n  \
+        hisha bench --movetime 3000           3 s a position instead of a depth (speed side by side\n  \
+                                              with engines whose trees differ)\n\n\
         Output: one `position <n>: bestmove <move> score <score> depth <d> nodes <n> time <ms> ms`\n\
         line per position, then the totals (Positions, Depth, Threads, Total time (ms),\n\
         Nodes searched, Nodes/second). The node count changes only when the search or the\n\
@@ -77,6 +79,9 @@ enum Command {
         /// Evaluate with this network file instead of the built-in one.
         #[arg(long)]
         eval_file: Option<String>,
+        /// Search each position for this many milliseconds instead of to a depth.
+        #[arg(long)]
+        movetime: Option<u64>,
         /// Print the info lines of each search.
         #[arg(long)]
         verbose: bool,
@@ -160,8 +165,8 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Perft { depth, sfen, divide, threads }) => cli::perft::run(depth, sfen, divide, threads),
-        Some(Command::Bench { depth, threads, hash, file, eval_file, verbose }) => {
-            cli::bench::run(cli::bench::BenchSettings { depth, threads, hash, file, eval_file, verbose })
+        Some(Command::Bench { depth, threads, hash, file, eval_file, movetime, verbose }) => {
+            cli::bench::run(cli::bench::BenchSettings { depth, threads, hash, file, eval_file, movetime, verbose })
         },
         Some(Command::Mate { sfen, file, time, hash, shard, json, conventions }) => {
             let shard = match shard.as_deref().map(hisha::shard::Shard::parse).transpose() {

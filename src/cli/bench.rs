@@ -19,6 +19,8 @@ pub struct BenchSettings {
     pub hash: usize,
     pub file: Option<String>,
     pub eval_file: Option<String>,
+    /// Milliseconds a position instead of the depth (`None`: to the depth).
+    pub movetime: Option<u64>,
     pub verbose: bool,
 }
 
@@ -33,9 +35,12 @@ pub fn run(settings: BenchSettings) -> ExitCode {
 }
 
 fn bench(settings: BenchSettings) -> Result<(), String> {
-    let BenchSettings { depth, threads, hash, file, eval_file, verbose } = settings;
+    let BenchSettings { depth, threads, hash, file, eval_file, movetime, verbose } = settings;
     if !(1..=60).contains(&depth) || !(1..=256).contains(&threads) || !(1..=65536).contains(&hash) {
         return Err("depth 1..60, threads 1..256, hash 1..65536".to_string());
+    }
+    if movetime.is_some_and(|ms| !(1..=3_600_000).contains(&ms)) {
+        return Err("movetime 1..3600000 ms".to_string());
     }
     let positions = read_positions(file)?;
     if let Some(path) = eval_file {
@@ -45,7 +50,14 @@ fn bench(settings: BenchSettings) -> Result<(), String> {
     // statistics from the one before.
     let mut engine = Engine::new(Config { threads, verbose, keep_history: false, ..Config::default() }, hash);
     let sink: Sink = if verbose { Arc::new(|r: &Report| println!("{}", report_line(r))) } else { Arc::new(|_: &Report| {}) };
-    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let limits = match movetime {
+        Some(ms) => {
+            let mut l = Limits::default();
+            l.clock.movetime = Some(ms);
+            l
+        }
+        None => Limits { depth: Some(depth), ..Limits::default() },
+    };
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for (n, pos) in positions.iter().enumerate() {
@@ -63,7 +75,11 @@ fn bench(settings: BenchSettings) -> Result<(), String> {
             t0.elapsed().as_millis()
         );
     }
-    print_totals(positions.len(), depth, threads, total_nodes, start.elapsed().as_secs_f64());
+    let limit = match movetime {
+        Some(ms) => format!("Movetime (ms)  : {ms}"),
+        None => format!("Depth          : {depth}"),
+    };
+    print_totals(positions.len(), &limit, threads, total_nodes, start.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -81,10 +97,10 @@ fn read_positions(file: Option<String>) -> Result<Vec<Position>, String> {
         .collect()
 }
 
-fn print_totals(positions: usize, depth: i32, threads: usize, nodes: u64, secs: f64) {
+fn print_totals(positions: usize, limit: &str, threads: usize, nodes: u64, secs: f64) {
     println!("===========================");
     println!("Positions      : {positions}");
-    println!("Depth          : {depth}");
+    println!("{limit}");
     println!("Threads        : {threads}");
     println!("Total time (ms): {}", (secs * 1000.0) as u64);
     println!("Nodes searched : {nodes}");
