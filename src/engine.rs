@@ -208,7 +208,7 @@ impl Engine {
     pub fn start_mate(
         &mut self,
         pos: &Position,
-        limit: Option<Duration>,
+        limit: mate::MateLimits,
         progress: mate::ProgressSink,
         done: impl FnOnce(MateResult, Stats) + Send + 'static,
     ) -> std::io::Result<Running> {
@@ -216,7 +216,8 @@ impl Engine {
         let (flag, p, hash_mb, conventions) = (shared.clone(), pos.clone(), self.hash_mb, self.config.tsume_conventions);
         let handle = std::thread::Builder::new().name("mate".into()).spawn(move || {
             let progress = Some((progress, MATE_PROGRESS_EVERY));
-            let (r, st) = mate::solve_with_stats(&p, limit, &flag.stop, hash_mb, conventions, progress);
+            let nodes = limit.nodes.unwrap_or(u64::MAX);
+            let (r, st) = mate::solve_with_stats(&p, limit.time, nodes, &flag.stop, hash_mb, conventions, progress);
             flag.answered.store(true, Ordering::Release);
             done(r, st);
         })?;

@@ -180,6 +180,28 @@ fn usi_go_mate_answers_one_line_each() {
     e.send("quit");
 }
 
+/// `go mate nodes N` (as shogiarena sends it): the node budget bounds the search, with
+/// or without a time; a bad count is refused with `checkmate timeout`.
+#[test]
+fn usi_go_mate_takes_a_node_budget() {
+    let mut e = common::Engine::ready();
+    let mate11 = "position sfen 2s1k1s2/2ppn4/1b3S3/3G5/1+R5G1/9/9/9/K8 b RB2gs3n4l16p 1";
+    e.send(mate11);
+    e.send("go mate nodes 5");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(l.last().map(String::as_str), Some("checkmate timeout"), "{l:?}");
+    assert!(l.iter().any(|x| x.contains("mate search: 5 nodes") || x.contains("mate search: 6 nodes")), "{l:?}");
+    e.send(mate11);
+    e.send("go mate 20000 nodes 2000000");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(l.last().unwrap().split_whitespace().count(), 12, "{l:?}");
+    e.send("go mate nodes many");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert!(l.iter().any(|x| x.starts_with("info string error: go mate: bad node count")), "{l:?}");
+    assert_eq!(l.last().map(String::as_str), Some("checkmate timeout"));
+    e.send("quit");
+}
+
 /// Whether the check `m` forces mate (every reply is solved as a mate).
 fn forces_mate(pos: &Position, m: Move) -> bool {
     let mut p = pos.clone();

@@ -314,7 +314,14 @@ impl Solver {
 
 /// Solves `pos` (attacker = side to move) within `time_limit` (None = infinite), polling `stop`.
 pub fn solve(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, hash_mb: usize) -> MateResult {
-    solve_with_stats(pos, time_limit, stop, hash_mb, Conventions::Off, None).0
+    solve_with_stats(pos, time_limit, u64::MAX, stop, hash_mb, Conventions::Off, None).0
+}
+
+/// The limits of a `go mate`: a time (`None`: until stopped) and a node budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateLimits {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
 }
 
 /// Like `solve`, also returning the search statistics, with `progress` (if any) as
@@ -323,6 +330,7 @@ pub fn solve(pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, ha
 pub fn solve_with_stats(
     pos: &Position,
     time_limit: Option<Duration>,
+    max_nodes: u64,
     stop: &AtomicBool,
     hash_mb: usize,
     conventions: Conventions,
@@ -334,7 +342,7 @@ pub fn solve_with_stats(
         if let Some((sink, every)) = progress {
             solver.set_progress(sink, every);
         }
-        let r = solver.solve(pos, time_limit, stop, u64::MAX);
+        let r = solver.solve(pos, time_limit, stop, max_nodes);
         (r, solver.stats)
     })
     .unwrap_or((MateResult::Timeout, Stats::default()))

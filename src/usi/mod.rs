@@ -118,12 +118,30 @@ impl Default for Usi {
     }
 }
 
-/// Parses the arguments after `go mate` (`<ms>` or `infinite`); `None` = infinite.
-pub fn parse_mate_time(args: &[&str]) -> Result<Option<Duration>, String> {
-    match args.first() {
-        None | Some(&"infinite") => Ok(None),
-        Some(t) => t.parse::<u64>().map(|ms| Some(Duration::from_millis(ms))).map_err(|_| format!("go mate: bad time '{t}'")),
+pub use crate::mate::MateLimits;
+
+/// Parses the arguments after `go mate`: `<ms>`, `infinite` or nothing, and
+/// `nodes <n>` (as shogiarena sends it), in either order.
+pub fn parse_mate_limits(args: &[&str]) -> Result<MateLimits, String> {
+    let mut limits = MateLimits { time: None, nodes: None };
+    let mut i = 0;
+    while i < args.len() {
+        match args[i] {
+            "infinite" => limits.time = None,
+            "nodes" => {
+                let n = args.get(i + 1).ok_or("go mate: 'nodes' needs a count")?;
+                let n = n.parse::<u64>().map_err(|_| format!("go mate: bad node count '{n}'"))?;
+                limits.nodes = Some(n.max(1));
+                i += 1;
+            }
+            t => {
+                let ms = t.parse::<u64>().map_err(|_| format!("go mate: bad time '{t}'"))?;
+                limits.time = Some(Duration::from_millis(ms));
+            }
+        }
+        i += 1;
     }
+    Ok(limits)
 }
 
 impl Usi {
@@ -379,11 +397,11 @@ impl Usi {
         r.ponderhit(&self.engine.config, clock);
     }
 
-    /// `go mate <ms>|infinite`: runs the df-pn solver on its own thread so that
-    /// `isready` is answered and `stop` ends it (with `checkmate timeout` unless
+    /// `go mate <ms>|infinite [nodes <n>]`: runs the df-pn solver on its own thread so
+    /// that `isready` is answered and `stop` ends it (with `checkmate timeout` unless
     /// already proved). Exactly one `checkmate ...` line is printed.
     fn go_mate(&mut self, args: &[&str]) {
-        let limit = match parse_mate_time(args) {
+        let limit = match parse_mate_limits(args) {
             Ok(l) => l,
             Err(e) => {
                 emit(&format!("info string error: {e}"));
