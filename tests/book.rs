@@ -66,6 +66,21 @@ fn book_move_is_answered_at_once_with_ponder_line_and_value() {
     assert!(info.contains("score cp 40") && info.ends_with("pv 7g7f 3c3d"), "{info}");
 }
 
+/// `USI_OwnBook false` (GUIs' book switch) keeps the book loaded but searches; `true`
+/// answers from it again.
+#[test]
+fn usi_own_book_switches_the_book_off_and_on() {
+    let text = book(&format!("sfen {START} b - 1\n7g7f 3c3d 40 20 3\n"));
+    let (mut e, _) = engine_with(&book_file("ownbook", &text), &[("USI_OwnBook", "false")]);
+    assert!(!probe(&mut e, "startpos").2, "answered from the book with USI_OwnBook false");
+    e.send("setoption name USI_OwnBook value true");
+    let (bm, _, from_book, _) = probe(&mut e, "startpos");
+    assert!(from_book && bm == "7g7f");
+    e.send("setoption name USI_OwnBook value maybe");
+    let l = e.expect(|l| l.starts_with("info string error"));
+    assert!(l.last().unwrap().contains("USI_OwnBook"), "{l:?}");
+}
+
 #[test]
 fn white_to_move_entries_and_missing_fields() {
     let after = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL";

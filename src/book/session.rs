@@ -25,13 +25,15 @@ const SPINS: &[(&str, i64, i64, i64)] = &[
 ];
 
 /// Check options: name, default.
-const CHECKS: &[(&str, bool)] = &[("FlippedBook", true), ("IgnoreBookPly", false)];
+const CHECKS: &[(&str, bool)] = &[("FlippedBook", true), ("IgnoreBookPly", false), ("USI_OwnBook", true)];
 
 /// The book options, the loaded book and the random source for picking moves.
 pub struct BookSession {
     /// Current option values.
     pub opts: BookOptions,
     book: Option<Book>,
+    /// `USI_OwnBook`: whether `go` is answered from the book (GUIs toggle it).
+    own_book: bool,
     /// (`BookFile`, `IgnoreBookPly`) the loaded book was read with.
     loaded: Option<(String, bool)>,
     rng: SmallRng,
@@ -46,7 +48,7 @@ impl Default for BookSession {
 impl BookSession {
     /// No book loaded, default options.
     pub fn new() -> BookSession {
-        BookSession { opts: BookOptions::default(), book: None, loaded: None, rng: SmallRng::from_entropy() }
+        BookSession { opts: BookOptions::default(), book: None, own_book: true, loaded: None, rng: SmallRng::from_entropy() }
     }
 
     /// The `option name ...` lines of the `usi` reply, each ending in a newline.
@@ -96,6 +98,7 @@ impl BookSession {
         };
         match *n {
             "FlippedBook" => self.opts.flipped = on,
+            "USI_OwnBook" => self.own_book = on,
             _ => self.opts.ignore_ply = on,
         }
         Some(Ok(()))
@@ -135,7 +138,7 @@ impl BookSession {
 
     /// The lines answering `go` from the book (`bestmove` last), if it has a move here.
     pub fn answer(&mut self, pos: &Position, multipv: usize, searchmoves: &[Move]) -> Option<Vec<String>> {
-        let book = self.book.as_ref()?;
+        let book = self.book.as_ref().filter(|_| self.own_book)?;
         answer(book, pos, &self.opts, multipv, searchmoves, &mut self.rng)
     }
 }
