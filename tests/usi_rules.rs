@@ -129,3 +129,24 @@ fn a_position_seen_once_before_the_root_is_not_a_draw() {
     let (kind, score) = last_score(&lines).expect("a score");
     assert!(kind == "cp" && score < -300, "7g6h scored {kind} {score}: {lines:?}");
 }
+
+/// `DrawValueBlack` / `DrawValueWhite` (YaneuraOu's names): a draw is worth the value of
+/// the colour the engine plays at the root, and minus that to the opponent. With the game
+/// length at its limit every move draws, so the root's score is that value.
+#[test]
+fn draw_values_score_draws_for_the_root_side() {
+    let mut e = Engine::ready();
+    e.send("setoption name DrawValueBlack value 300");
+    e.send("setoption name DrawValueWhite value -150");
+    e.send("setoption name MaxMovesToDraw value 1");
+    e.send("position startpos");
+    let (_, _, lines) = e.go("depth 3");
+    assert_eq!(last_score(&lines), Some(("cp".to_string(), 300)), "{lines:?}");
+    e.send("setoption name MaxMovesToDraw value 2");
+    e.send("position startpos moves 7g7f");
+    let (_, _, lines) = e.go("depth 3");
+    assert_eq!(last_score(&lines), Some(("cp".to_string(), -150)), "{lines:?}");
+    e.send("setoption name DrawValueWhite value 40000");
+    let l = e.expect(|l| l.starts_with("info string error"));
+    assert!(l.last().unwrap().contains("DrawValueWhite"), "{l:?}");
+}

@@ -68,6 +68,20 @@ pub struct Config {
     pub keep_history: bool,
     /// When `go mate` follows the composers' conventions (the search itself never does).
     pub tsume_conventions: crate::mate::Conventions,
+    /// What a draw (repetition, game length) is worth to the engine in centipawns when
+    /// it plays Black and when it plays White (`DrawValueBlack`, `DrawValueWhite`); the
+    /// opponent is taken to value it the opposite way, as YaneuraOu does.
+    pub draw_value: [i32; 2],
+}
+
+impl Config {
+    /// The draw score of each side to move in a search whose root has `root` to move.
+    pub fn draw_scores(&self, root: crate::core::types::Color) -> [i32; 2] {
+        let v = self.draw_value[root.index()];
+        let mut s = [-v; 2];
+        s[root.index()] = v;
+        s
+    }
 }
 
 impl Default for Config {
@@ -85,6 +99,7 @@ impl Default for Config {
             use_nnue: true,
             keep_history: true,
             tsume_conventions: crate::mate::Conventions::Auto,
+            draw_value: [0, 0],
         }
     }
 }

@@ -152,6 +152,8 @@ pub(super) struct Worker {
     tables: ThreadTables,
     pub best_changes: u32,
     pub completed_depth: i32,
+    /// The score of a draw for each side to move (`Config::draw_scores` of the root).
+    draw: [i32; 2],
 }
 
 impl Worker {
@@ -164,6 +166,7 @@ impl Worker {
         root_moves: Vec<RootMove>,
         tables: ThreadTables,
     ) -> Worker {
+        let draw = cfg.draw_scores(pos.side_to_move());
         Worker {
             id,
             pos,
@@ -188,6 +191,7 @@ impl Worker {
             tables,
             best_changes: 0,
             completed_depth: 0,
+            draw,
         }
     }
 
@@ -393,14 +397,14 @@ impl Worker {
         }
         match repetition_in_search(&self.pos, ply, REPETITION_DRAW_AT) {
             Repetition::None => {}
-            Repetition::Draw => return Err(0),
+            Repetition::Draw => return Err(self.draw[self.pos.side_to_move().index()]),
             Repetition::Win => return Err(mate_in(ply)),
             Repetition::Lose => return Err(mated_in(ply)),
             Repetition::Superior => return Err(VALUE_SUPERIOR),
             Repetition::Inferior => return Err(-VALUE_SUPERIOR),
         }
         if self.cfg.max_moves_to_draw > 0 && self.pos.game_ply() > self.cfg.max_moves_to_draw {
-            return Err(0);
+            return Err(self.draw[self.pos.side_to_move().index()]);
         }
         if ply >= MAX_PLY - 2 {
             return Err(if self.pos.in_check() { 0 } else { self.static_eval(ply) });
