@@ -361,3 +361,23 @@ fn yaneuraou_networks_load_from_evaldir_and_scale_with_fv_scale() {
     e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(10)));
 }
+
+/// `go` with several limits (analysis clients send `movetime` with `depth` or `nodes`)
+/// stops at whichever comes first.
+#[test]
+fn go_with_several_limits_stops_at_the_first() {
+    let mut e = Engine::ready();
+    let depth_of = |lines: &[String]| -> i32 {
+        let l = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("an info depth line");
+        l.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    e.send("position startpos");
+    let (_, _, lines) = e.go("movetime 600000 depth 4");
+    assert_eq!(depth_of(&lines), 4, "{lines:?}");
+    e.send("position startpos");
+    let (_, _, lines) = e.go("movetime 600000 nodes 3000");
+    assert!(final_nodes(&lines) <= 3000 + 1024, "{lines:?}");
+    e.send("position startpos");
+    let (bm, _, _) = e.go("movetime 100 nodes 1000000000000 depth 60");
+    assert!(Position::startpos().parse_usi_move(&bm).is_some(), "{bm}");
+}
