@@ -380,4 +380,9 @@ fn go_with_several_limits_stops_at_the_first() {
     e.send("position startpos");
     let (bm, _, _) = e.go("movetime 100 nodes 1000000000000 depth 60");
     assert!(Position::startpos().parse_usi_move(&bm).is_some(), "{bm}");
+    // A search of over three seconds prints no `currmove` lines (ShogiHome would take
+    // one for a PV).
+    e.send("position startpos moves 7g7f 3c3d");
+    let (_, _, lines) = e.go("movetime 3400");
+    assert!(!lines.iter().any(|l| l.contains("currmove")), "{lines:?}");
 }

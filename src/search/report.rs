@@ -37,15 +37,6 @@ pub struct PvReport {
 pub enum Report {
     /// A principal variation (after an iteration, an aspiration failure or a mate probe).
     Pv(PvReport),
-    /// The root move being searched (long searches only).
-    CurrMove {
-        /// Iteration depth.
-        depth: i32,
-        /// The move.
-        mv: Move,
-        /// 1-based number of the move in the root move order.
-        number: usize,
-    },
     /// The final answer: a move, `resign` or `win`, with a move to ponder on.
     BestMove {
         /// Move text, `resign` or `win`.

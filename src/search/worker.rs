@@ -6,7 +6,7 @@
 use super::history::{history_bonus, piece_to, ThreadTables};
 use super::movepick::{MoveScores, MovePicker};
 use super::params;
-use super::report::{Report, Sink};
+use super::report::Sink;
 use super::shared::Shared;
 use super::think::RootMove;
 use super::tt::{Bound, TtEntry};
@@ -725,9 +725,8 @@ impl Worker {
                 continue;
             }
             move_count += 1;
-            if root && self.id == 0 && self.cfg.verbose && self.shared.time.elapsed() > 3000 {
-                (self.out)(&Report::CurrMove { depth, mv: m, number: move_count as usize + self.pv_idx });
-            }
+            // No `info currmove` lines: ShogiHome takes one for the PV of a line without
+            // `pv` and loses the comment's PV, and YaneuraOu prints none in shogi.
             let quiet = self.is_quiet(m);
             let gives_check = ci.gives_check(&self.pos, m);
             let mut c = Candidate { mv: m, score, number: move_count, quiet, gives_check, extension: 0 };

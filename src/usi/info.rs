@@ -1,5 +1,5 @@
 //! The one place that writes the search's and the solver's answers as USI text:
-//! `info` lines from `Report::Pv` and `Report::CurrMove`, `bestmove` lines, scores
+//! `info` lines from `Report::Pv`, `bestmove` lines, scores
 //! (`cp N`, `mate N`) and `checkmate` answers. Uses `search` and `mate`.
 
 use crate::mate::{MateResult, Progress, Stats};
@@ -44,7 +44,6 @@ fn pv_line(r: &PvReport) -> String {
 pub fn report_line(r: &Report) -> String {
     match r {
         Report::Pv(pv) => pv_line(pv),
-        Report::CurrMove { depth, mv, number } => format!("info depth {depth} currmove {mv} currmovenumber {number}"),
         Report::BestMove { best, ponder: Some(p) } => format!("bestmove {best} ponder {p}"),
         Report::BestMove { best, ponder: None } => format!("bestmove {best}"),
     }
