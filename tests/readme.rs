@@ -118,7 +118,7 @@ fn readme_options(readme: &str) -> BTreeMap<String, OptionDecl> {
         let default = cells[2].trim_matches('`').to_string();
         let spans = code_spans(cells[3]);
         let range = match kind.as_str() {
-            "string" => Vec::new(),
+            "string" | "filename" => Vec::new(),
             "check" => {
                 let mut v = spans;
                 v.sort();

@@ -247,7 +247,7 @@ fn evaluation_options_switch_and_refuse_bad_networks() {
     e.send("usi");
     let lines = e.expect(|l| l == "usiok");
     assert!(lines.iter().any(|l| l == "option name UseNNUE type check default true"));
-    assert!(lines.iter().any(|l| l == "option name EvalFile type string default <embedded>"));
+    assert!(lines.iter().any(|l| l == "option name EvalFile type filename default <embedded>"));
     e.send("isready");
     e.expect(|l| l == "readyok");
     e.send("position sfen lnsgk1snl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1");

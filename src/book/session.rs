@@ -53,7 +53,7 @@ impl BookSession {
 
     /// The `option name ...` lines of the `usi` reply, each ending in a newline.
     pub fn usi_options() -> String {
-        let mut s = format!("option name BookFile type string default {NO_BOOK}\n");
+        let mut s = format!("option name BookFile type filename default {NO_BOOK}\n");
         for (name, lo, hi, def) in SPINS {
             s.push_str(&format!("option name {name} type spin default {def} min {lo} max {hi}\n"));
         }

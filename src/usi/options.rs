@@ -15,6 +15,8 @@ enum OptKind {
     Check,
     Combo(&'static [&'static str]),
     String,
+    /// A file path (Shogidokoro's `filename` type: GUIs offer a file picker).
+    Filename,
     Button,
 }
 
@@ -51,7 +53,7 @@ const OPTIONS: &[OptDef] = &[
     OptDef { name: "DepthLimit", kind: OptKind::Spin(0, 100), default: "0" },
     OptDef { name: "NodesLimit", kind: OptKind::Spin(0, 1_000_000_000_000), default: "0" },
     OptDef { name: "UseNNUE", kind: OptKind::Check, default: "true" },
-    OptDef { name: "EvalFile", kind: OptKind::String, default: EMBEDDED_NET },
+    OptDef { name: "EvalFile", kind: OptKind::Filename, default: EMBEDDED_NET },
     OptDef { name: "EvalDir", kind: OptKind::String, default: EMBEDDED_NET },
     OptDef { name: "FV_SCALE", kind: OptKind::Spin(1, 128), default: "16" },
     OptDef { name: "TsumeConventions", kind: OptKind::Combo(TSUME_CONVENTIONS_VARS), default: "Auto" },
@@ -66,6 +68,7 @@ pub fn usi_answer() -> String {
             OptKind::Spin(lo, hi) => writeln!(s, "option name {} type spin default {} min {lo} max {hi}", o.name, o.default),
             OptKind::Check => writeln!(s, "option name {} type check default {}", o.name, o.default),
             OptKind::String => writeln!(s, "option name {} type string default {}", o.name, o.default),
+            OptKind::Filename => writeln!(s, "option name {} type filename default {}", o.name, o.default),
             OptKind::Button => writeln!(s, "option name {} type button", o.name),
             OptKind::Combo(vars) => {
                 let _ = write!(s, "option name {} type combo default {}", o.name, o.default);
@@ -157,7 +160,7 @@ fn apply(engine: &mut Engine, def: &OptDef, value: &str, searching: bool) -> Res
                 engine.config.use_nnue = on;
             }
         }
-        OptKind::String => return set_network(engine, def.name, value).map(Some),
+        OptKind::String | OptKind::Filename => return set_network(engine, def.name, value).map(Some),
         OptKind::Combo(vars) => {
             let Some(v) = vars.iter().find(|v| v.eq_ignore_ascii_case(value)) else {
                 return Err(format!("'{value}' is not one of {}", vars.join(", ")));
