@@ -1,5 +1,5 @@
 //! One search thread: the tree search (`search`) with its pruning and reductions,
-//! quiescence search (`qsearch`), the evaluation state kept along the current line,
+//! quiescence search (`qsearch`, in `worker/qsearch.rs`), the evaluation state kept along the current line,
 //! and the per-ply stacks (killers, PV, evaluations). Uses the rest of `search`,
 //! `position`, `movegen`, `eval` and the mate probes of `mate`.
 
@@ -22,6 +22,8 @@ use crate::position::Position;
 use once_cell::sync::Lazy;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+mod qsearch;
 
 /// The late-move reduction formula (depth and move number from 1).
 fn lmr_formula(depth: usize, number: usize) -> i32 {
@@ -781,98 +783,6 @@ impl Worker {
         }
         let bound = Self::node_bound(best, beta, pv_node, old_alpha);
         self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, depth, bound);
-        best
-    }
-
-    /// Quiescence search: captures and promotions (all evasions in check) until quiet.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool, qdepth: i32) -> i32 {
-        self.count_node();
-        if pv_node {
-            self.pv_len[ply] = 0;
-            if ply > self.seldepth {
-                self.seldepth = ply;
-            }
-        }
-        if self.stopped() {
-            return 0;
-        }
-        let in_check = self.pos.in_check();
-        if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { self.static_eval(ply) };
-        }
-        let key = self.pos.key();
-        let tte = self.shared.tt.probe(key);
-        if let Some(e) = tte {
-            let v = from_tt(e.score, ply);
-            if !pv_node && Self::tt_cuts(&e, v, alpha, beta) {
-                return v;
-            }
-        }
-        let tt_move = tte.map(|e| e.mv).unwrap_or(Move::NONE);
-        let mut best;
-        let stand;
-        if in_check {
-            best = -VALUE_INF;
-            stand = -VALUE_INF;
-        } else {
-            stand = match tte {
-                Some(e) if e.eval.abs() < MATE_IN_MAX && e.eval != 0 => e.eval,
-                _ => self.static_eval(ply),
-            };
-            if stand >= beta {
-                return stand;
-            }
-            if stand > alpha {
-                alpha = stand;
-            }
-            best = stand;
-        }
-        let mut list = MoveList::new();
-        if in_check {
-            generate(&self.pos, GenType::Evasions, false, &mut list);
-            if list.is_empty() {
-                return mated_in(ply);
-            }
-        } else {
-            generate(&self.pos, GenType::CapturesPromotions, false, &mut list);
-        }
-        let mut scores = MoveScores::new();
-        let mut picker = MovePicker::quiescence(&mut list, &mut scores, |m| self.quiescence_score(m, tt_move, ply));
-        let mut best_move = Move::NONE;
-        while let Some((_, m, _)) = picker.next_move() {
-            if !in_check {
-                let cap = self.pos.piece_on(m.to());
-                let gain = if cap.is_some() { PIECE_VALUE[cap.kind().index()] * 2 } else { 500 };
-                if stand + gain + params::qs_futility_margin() <= alpha || see(&self.pos, m) < 0 || (qdepth < -8 && cap.is_none()) {
-                    continue;
-                }
-            }
-            self.cont_idx[ply] = piece_to(&self.pos, m);
-            self.make_move(m, ply);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, qdepth - 1);
-            self.pos.undo_move(m);
-            if self.stopped() {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    best_move = m;
-                    if pv_node {
-                        self.update_pv(ply, m);
-                    }
-                    if v >= beta {
-                        break;
-                    }
-                    alpha = v;
-                }
-            }
-        }
-        if best == -VALUE_INF {
-            best = mated_in(ply);
-        }
-        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, -1, bound);
         best
     }
 }
