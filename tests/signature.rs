@@ -72,13 +72,55 @@ fn reports_reach_the_sink_and_end_with_the_best_move() {
 /// `hisha bench` with its arguments: the `Nodes searched` total, or the stderr of a
 /// failed run.
 fn bench_command(args: &[&str]) -> Result<u64, String> {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hisha")).arg("bench").args(args).output().expect("hisha runs");
+    bench_command_with(args, &[])
+}
+
+/// `bench_command` with environment variables set.
+fn bench_command_with(args: &[&str], env: &[(&str, &str)]) -> Result<u64, String> {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hisha"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.arg("bench").args(args).output().expect("hisha runs");
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let line = text.lines().find(|l| l.starts_with("Nodes searched")).expect("a Nodes searched line");
     Ok(line.rsplit(' ').next().and_then(|n| n.parse().ok()).expect("a node count"))
+}
+
+/// `HISHA_NO_AVX2` forces the portable code paths (a CPU without AVX2): the same
+/// search, node for node, with Hisha's network and with a YaneuraOu one.
+#[test]
+fn the_portable_paths_search_as_the_avx2_ones() {
+    let portable = bench_command_with(&["--depth", "7"], &[("HISHA_NO_AVX2", "1")]).unwrap();
+    assert_eq!(portable, SIGNATURE_DEPTH_7);
+    let dir = std::env::temp_dir().join(format!("hisha-portable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("nn.bin");
+    std::fs::write(&path, yaneuraou_kp_file()).unwrap();
+    let args = ["--depth", "6", "--eval-file", path.to_str().unwrap()];
+    let fast = bench_command(&args).unwrap();
+    assert_eq!(bench_command_with(&args, &[("HISHA_NO_AVX2", "1")]).unwrap(), fast);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A K+P network in YaneuraOu's format with weights that spread the activations.
+fn yaneuraou_kp_file() -> Vec<u8> {
+    use hisha::eval::nnue::yaneuraou::{padded, write, Affine, FeatureSet, Layers};
+    let inputs = FeatureSet::KP.inputs();
+    let ft_bias: Vec<i16> = (0..256).map(|i| (i % 50) as i16).collect();
+    let ft_weights: Vec<i16> = (0..256 * inputs).map(|i| ((i * 7919) % 31) as i16 - 15).collect();
+    let affine = |inputs: usize, outputs: usize| {
+        let mut a = Affine::zeros(inputs, outputs);
+        for (k, w) in a.weights.iter_mut().enumerate() {
+            *w = if k % padded(inputs) < inputs { ((k * 37) % 255) as i8 } else { 0 };
+        }
+        a.bias.iter_mut().enumerate().for_each(|(k, b)| *b = 300 * k as i32 - 5000);
+        a
+    };
+    write(FeatureSet::KP, &ft_bias, &ft_weights, &Layers::new(affine(512, 32), affine(32, 32), affine(32, 1))).unwrap()
 }
 
 #[test]

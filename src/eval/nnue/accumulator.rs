@@ -11,8 +11,14 @@ use super::*;
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn has_avx2() -> bool {
-    std::arch::is_x86_feature_detected!("avx2")
+    *USE_AVX2
 }
+
+/// Whether the AVX2 paths run: the CPU has AVX2 and the environment variable
+/// `HISHA_NO_AVX2` is not set (it forces the portable paths, which give the same
+/// numbers: the tests run the bench both ways).
+#[cfg(target_arch = "x86_64")]
+static USE_AVX2: Lazy<bool> = Lazy::new(|| std::arch::is_x86_feature_detected!("avx2") && std::env::var_os("HISHA_NO_AVX2").is_none());
 
 #[inline(always)]
 pub(super) fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
