@@ -45,6 +45,9 @@ import sys
 import tempfile
 import time
 
+# The same error exit and SFEN-file reader as the evaluation comparison (this folder).
+from yo_eval_compare import die, read_sfen_file as read_sfens
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 HISHA_CMD = "{hisha} bench --depth {depth} --threads 1 --hash {hash} --eval-file {net}"
@@ -58,26 +61,6 @@ YO_MOVETIME_CMD = ("{yo} EvalDir {evaldir} , BookFile no_book , USI_OwnBook fals
 
 NPS_RE = re.compile(r"Nodes/second\s*:\s*(\d+)")
 NODES_RE = re.compile(r"Nodes searched\s*:\s*(\d+)")
-
-
-def die(msg):
-    print(f"error: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def read_sfens(path):
-    out = []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            if "|" in line:
-                line = line.split("|", 1)[1].strip()
-            if line.startswith("sfen "):
-                line = line[5:].strip()
-            out.append(line)
-    return out
 
 
 def run(label, cmd, timeout):

@@ -3,6 +3,8 @@
 //! as it was (a refactor, a speed-up) proves it did. A change that is meant to alter the
 //! search updates the numbers here and says so in its commit message.
 
+mod common;
+
 use hisha::engine::Engine;
 use hisha::position::Position;
 use hisha::search::{Config, Limits, Report, SearchResult, Sink};
@@ -99,28 +101,11 @@ fn the_portable_paths_search_as_the_avx2_ones() {
     let dir = std::env::temp_dir().join(format!("hisha-portable-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("nn.bin");
-    std::fs::write(&path, yaneuraou_kp_file()).unwrap();
+    std::fs::write(&path, common::yaneuraou_kp_file()).unwrap();
     let args = ["--depth", "6", "--eval-file", path.to_str().unwrap()];
     let fast = bench_command(&args).unwrap();
     assert_eq!(bench_command_with(&args, &[("HISHA_NO_AVX2", "1")]).unwrap(), fast);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A K+P network in YaneuraOu's format with weights that spread the activations.
-fn yaneuraou_kp_file() -> Vec<u8> {
-    use hisha::eval::nnue::yaneuraou::{padded, write, Affine, FeatureSet, Layers};
-    let inputs = FeatureSet::KP.inputs();
-    let ft_bias: Vec<i16> = (0..256).map(|i| (i % 50) as i16).collect();
-    let ft_weights: Vec<i16> = (0..256 * inputs).map(|i| ((i * 7919) % 31) as i16 - 15).collect();
-    let affine = |inputs: usize, outputs: usize| {
-        let mut a = Affine::zeros(inputs, outputs);
-        for (k, w) in a.weights.iter_mut().enumerate() {
-            *w = if k % padded(inputs) < inputs { ((k * 37) % 255) as i8 } else { 0 };
-        }
-        a.bias.iter_mut().enumerate().for_each(|(k, b)| *b = 300 * k as i32 - 5000);
-        a
-    };
-    write(FeatureSet::KP, &ft_bias, &ft_weights, &Layers::new(affine(512, 32), affine(32, 32), affine(32, 1))).unwrap()
 }
 
 #[test]

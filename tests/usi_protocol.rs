@@ -287,25 +287,11 @@ fn evaluation_options_switch_and_refuse_bad_networks() {
     assert!(e.wait_exit(Duration::from_secs(10)));
 }
 
-/// A K+P network in YaneuraOu's format, written with the project's own writer.
+/// A K+P network in YaneuraOu's format (`common::yaneuraou_kp_file`), as `dir/nn.bin`.
 fn write_yaneuraou_kp(dir: &std::path::Path) -> std::path::PathBuf {
-    use hisha::eval::nnue::yaneuraou::{padded, write, Affine, FeatureSet, Layers};
-    let inputs = FeatureSet::KP.inputs();
-    let ft_bias: Vec<i16> = (0..256).map(|i| (i % 40) as i16).collect();
-    let ft_weights: Vec<i16> = (0..256 * inputs).map(|i| ((i * 7919) % 29) as i16 - 13).collect();
-    let affine = |inputs: usize, outputs: usize| {
-        let mut a = Affine::zeros(inputs, outputs);
-        for (k, w) in a.weights.iter_mut().enumerate() {
-            *w = if k % padded(inputs) < inputs { ((k * 31) % 61) as i8 - 30 } else { 0 };
-        }
-        a.bias.iter_mut().enumerate().for_each(|(k, b)| *b = 500 * k as i32 - 4000);
-        a
-    };
-    let layers = Layers::new(affine(512, 32), affine(32, 32), affine(32, 1));
-    let bytes = write(FeatureSet::KP, &ft_bias, &ft_weights, &layers).unwrap();
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join("nn.bin");
-    std::fs::write(&path, &bytes).unwrap();
+    std::fs::write(&path, common::yaneuraou_kp_file()).unwrap();
     path
 }
 
@@ -319,7 +305,7 @@ fn yaneuraou_networks_load_from_evaldir_and_scale_with_fv_scale() {
     e.send("isready");
     e.expect(|l| l == "readyok");
     let sfen = "lnsgk1snl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1";
-    let mut eval = |e: &mut Engine| -> i32 {
+    let eval = |e: &mut Engine| -> i32 {
         e.send(&format!("position sfen {sfen}"));
         e.send("eval");
         let l = e.expect(|l| l.starts_with("info string eval nnue")).pop().unwrap();

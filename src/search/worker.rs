@@ -391,6 +391,12 @@ impl Worker {
         }
     }
 
+    /// The score of a draw for the side to move here.
+    #[inline]
+    fn draw_score(&self) -> i32 {
+        self.draw[self.pos.side_to_move().index()]
+    }
+
     /// The checks every non-root node starts with: stop, repetition, game length,
     /// maximum ply, mate distance. `Err(value)` ends the node; `Ok` gives the narrowed window.
     fn enter_node(&self, alpha: i32, beta: i32, ply: usize) -> Result<(i32, i32), i32> {
@@ -399,14 +405,14 @@ impl Worker {
         }
         match repetition_in_search(&self.pos, ply, REPETITION_DRAW_AT) {
             Repetition::None => {}
-            Repetition::Draw => return Err(self.draw[self.pos.side_to_move().index()]),
+            Repetition::Draw => return Err(self.draw_score()),
             Repetition::Win => return Err(mate_in(ply)),
             Repetition::Lose => return Err(mated_in(ply)),
             Repetition::Superior => return Err(VALUE_SUPERIOR),
             Repetition::Inferior => return Err(-VALUE_SUPERIOR),
         }
         if self.cfg.max_moves_to_draw > 0 && self.pos.game_ply() > self.cfg.max_moves_to_draw {
-            return Err(self.draw[self.pos.side_to_move().index()]);
+            return Err(self.draw_score());
         }
         if ply >= MAX_PLY - 2 {
             return Err(if self.pos.in_check() { 0 } else { self.static_eval(ply) });

@@ -138,3 +138,20 @@ pub fn last_score(lines: &[String]) -> Option<(String, i32)> {
         Some((t.get(i + 1)?.to_string(), t.get(i + 2)?.parse().ok()?))
     })
 }
+
+/// A K+P network in YaneuraOu's format with weights that spread the activations.
+pub fn yaneuraou_kp_file() -> Vec<u8> {
+    use hisha::eval::nnue::yaneuraou::{padded, write, Affine, FeatureSet, Layers};
+    let inputs = FeatureSet::KP.inputs();
+    let ft_bias: Vec<i16> = (0..256).map(|i| (i % 50) as i16).collect();
+    let ft_weights: Vec<i16> = (0..256 * inputs).map(|i| ((i * 7919) % 31) as i16 - 15).collect();
+    let affine = |inputs: usize, outputs: usize| {
+        let mut a = Affine::zeros(inputs, outputs);
+        for (k, w) in a.weights.iter_mut().enumerate() {
+            *w = if k % padded(inputs) < inputs { ((k * 37) % 255) as i8 } else { 0 };
+        }
+        a.bias.iter_mut().enumerate().for_each(|(k, b)| *b = 300 * k as i32 - 5000);
+        a
+    };
+    write(FeatureSet::KP, &ft_bias, &ft_weights, &Layers::new(affine(512, 32), affine(32, 32), affine(32, 1))).unwrap()
+}

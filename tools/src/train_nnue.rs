@@ -422,10 +422,17 @@ fn forward(p: &Params, d: &Data, s: &Sample, a: &mut [f32; HIDDEN], b: &mut [f32
 }
 
 fn target(s: &Sample, k: f32, lambda: f32) -> f32 {
-    if s.result < 0.0 {
-        sigmoid(s.score / k)
+    blended_target(s.score, s.result, k, lambda)
+}
+
+/// The training target of a search score and game result (side to move's view):
+/// `lambda * sigmoid(score / k) + (1 - lambda) * result`, or the score alone for a
+/// distillation position (result -1).
+pub(crate) fn blended_target(score: f32, result: f32, k: f32, lambda: f32) -> f32 {
+    if result < 0.0 {
+        sigmoid(score / k)
     } else {
-        lambda * sigmoid(s.score / k) + (1.0 - lambda) * s.result
+        lambda * sigmoid(score / k) + (1.0 - lambda) * result
     }
 }
 

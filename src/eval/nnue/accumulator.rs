@@ -175,6 +175,62 @@ pub(super) struct CacheEntry {
     pub(super) valid: bool,
 }
 
+impl CacheEntry {
+    /// An entry computed for nothing yet.
+    pub(super) fn blank() -> CacheEntry {
+        CacheEntry { acc: [0; HIDDEN], board: [Piece::NONE; 81], hands: [Hand::EMPTY; 2], valid: false }
+    }
+
+    /// Brings the entry from the board and hands it was computed for (from the biases
+    /// alone when not valid) to those of `pos`: the rows of what left are taken off, those
+    /// of what came are added. `board_input` is a piece's input on a square (`None`: a
+    /// piece without one), `hand_input` the input of the k-th (1-based) piece of a kind
+    /// in a side's hand.
+    #[inline(always)]
+    pub(super) fn catch_up(
+        &mut self,
+        net: &Network,
+        pos: &Position,
+        board_input: impl Fn(Piece, Square) -> Option<usize>,
+        hand_input: impl Fn(Color, PieceType, u32) -> usize,
+    ) {
+        if !self.valid {
+            self.acc.copy_from_slice(&net.ft_bias);
+            self.board = [Piece::NONE; 81];
+            self.hands = [Hand::EMPTY; 2];
+            self.valid = true;
+        }
+        for sq in Square::all() {
+            let (old, new) = (self.board[sq.index()], pos.piece_on(sq));
+            if old != new {
+                if let Some(i) = old.is_some().then(|| board_input(old, sq)).flatten() {
+                    sub_row(&mut self.acc, net.row(i));
+                }
+                if let Some(i) = new.is_some().then(|| board_input(new, sq)).flatten() {
+                    add_row(&mut self.acc, net.row(i));
+                }
+                self.board[sq.index()] = new;
+            }
+        }
+        for c in Color::ALL {
+            let (old, new) = (self.hands[c.index()], pos.hand(c));
+            if old == new {
+                continue;
+            }
+            for pt in PieceType::HAND {
+                let (a, b) = (old.count(pt).min(Hand::max_count(pt)), new.count(pt).min(Hand::max_count(pt)));
+                for k in b + 1..=a {
+                    sub_row(&mut self.acc, net.row(hand_input(c, pt, k)));
+                }
+                for k in a + 1..=b {
+                    add_row(&mut self.acc, net.row(hand_input(c, pt, k)));
+                }
+            }
+            self.hands[c.index()] = new;
+        }
+    }
+}
+
 /// The last accumulator of every (perspective, view), so that a refresh after a king
 /// move only adds and removes what changed since that view was last used
 /// (Stockfish's "Finny tables").
@@ -188,7 +244,7 @@ impl Default for RefreshCache {
     fn default() -> Self {
         RefreshCache {
             entries: vec![
-                CacheEntry { acc: [0; HIDDEN], board: [Piece::NONE; 81], hands: [Hand::EMPTY; 2], valid: false };
+                CacheEntry::blank();
                 2 * KING_BUCKETS * 2
             ],
             king: yaneuraou::KingCache::default(),
@@ -226,40 +282,7 @@ impl RefreshCache {
     fn refresh_any(&mut self, net: &Network, pos: &Position, persp: Color, view: View, out: &mut [i16; HIDDEN]) {
         let slot = (persp.index() * KING_BUCKETS + view.bucket()) * 2 + view.mirror as usize;
         let e = &mut self.entries[slot];
-        if !e.valid {
-            e.acc.copy_from_slice(&net.ft_bias);
-            e.board = [Piece::NONE; 81];
-            e.hands = [Hand::EMPTY; 2];
-            e.valid = true;
-        }
-        for sq in Square::all() {
-            let (old, new) = (e.board[sq.index()], pos.piece_on(sq));
-            if old != new {
-                if old.is_some() {
-                    sub_row(&mut e.acc, net.row(view.board(old, sq)));
-                }
-                if new.is_some() {
-                    add_row(&mut e.acc, net.row(view.board(new, sq)));
-                }
-                e.board[sq.index()] = new;
-            }
-        }
-        for c in Color::ALL {
-            let (old, new) = (e.hands[c.index()], pos.hand(c));
-            if old == new {
-                continue;
-            }
-            for pt in PieceType::HAND {
-                let (a, b) = (old.count(pt).min(Hand::max_count(pt)), new.count(pt).min(Hand::max_count(pt)));
-                for k in b + 1..=a {
-                    sub_row(&mut e.acc, net.row(view.hand(c, pt, k)));
-                }
-                for k in a + 1..=b {
-                    add_row(&mut e.acc, net.row(view.hand(c, pt, k)));
-                }
-            }
-            e.hands[c.index()] = new;
-        }
+        e.catch_up(net, pos, |pc, sq| Some(view.board(pc, sq)), |c, pt, k| view.hand(c, pt, k));
         out.copy_from_slice(&e.acc);
     }
 }

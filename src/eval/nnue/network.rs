@@ -85,19 +85,31 @@ fn le_u32(b: &[u8], at: usize) -> usize {
 }
 
 /// Reads a network file front to back; lengths are checked before it is made.
-struct Reader<'a> {
-    b: &'a [u8],
-    at: usize,
+pub(super) struct Reader<'a> {
+    pub(super) b: &'a [u8],
+    pub(super) at: usize,
 }
 
 impl Reader<'_> {
-    fn i16s(&mut self, n: usize) -> Vec<i16> {
+    pub(super) fn u32(&mut self) -> u32 {
+        let v = u32::from_le_bytes([self.b[self.at], self.b[self.at + 1], self.b[self.at + 2], self.b[self.at + 3]]);
+        self.at += 4;
+        v
+    }
+
+    pub(super) fn i8s(&mut self, n: usize) -> Vec<i8> {
+        let v = self.b[self.at..self.at + n].iter().map(|&x| x as i8).collect();
+        self.at += n;
+        v
+    }
+
+    pub(super) fn i16s(&mut self, n: usize) -> Vec<i16> {
         let v = self.b[self.at..self.at + 2 * n].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
         self.at += 2 * n;
         v
     }
 
-    fn i32s(&mut self, n: usize) -> Vec<i32> {
+    pub(super) fn i32s(&mut self, n: usize) -> Vec<i32> {
         let v = self.b[self.at..self.at + 4 * n].chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         self.at += 4 * n;
         v

@@ -16,7 +16,7 @@
 mod model;
 
 use crate::train_data::{self, Input};
-use crate::train_nnue::{duplicate_key, parse_input, sigmoid, write_atomically};
+use crate::train_nnue::{blended_target, duplicate_key, parse_input, sigmoid, write_atomically};
 use hisha::eval::nnue::yaneuraou::{FeatureSet, MAX_ACTIVE};
 use hisha::eval::nnue::{Accumulator, Network};
 use hisha::position::Position;
@@ -124,11 +124,7 @@ fn load(args: &Args, features: FeatureSet) -> Result<Data, String> {
 }
 
 fn target(s: &Sample, k: f32, lambda: f32) -> f32 {
-    if s.result < 0.0 {
-        sigmoid(s.score / k)
-    } else {
-        lambda * sigmoid(s.score / k) + (1.0 - lambda) * s.result
-    }
+    blended_target(s.score, s.result, k, lambda)
 }
 
 /// One position's loss, and its gradient added to `g`.

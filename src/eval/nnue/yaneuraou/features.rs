@@ -4,6 +4,7 @@
 //! (BonaPiece, then both kings' squares), the active-feature list of a position and the
 //! features a move adds and removes. Uses `core` and `position`.
 
+use super::super::features::orient;
 use super::FeatureSet;
 use crate::core::types::{Color, Move, Piece, PieceType, Square};
 use crate::position::Position;
@@ -41,20 +42,11 @@ const BOARD_BASE: [[usize; 2]; 15] = [
     [1386, 1467], // dragon
 ];
 
-/// `sq` seen from `persp` (White turns the board round).
-#[inline(always)]
-fn relative(persp: Color, sq: Square) -> usize {
-    match persp {
-        Color::Black => sq.index(),
-        Color::White => 80 - sq.index(),
-    }
-}
-
 /// BonaPiece of `pc` on `sq` seen from `persp` (kings give `FE_END + square`, or
 /// `FE_END + 81 + square` for the enemy king).
 #[inline(always)]
 pub fn board_piece(persp: Color, pc: Piece, sq: Square) -> usize {
-    BOARD_BASE[pc.kind().index()][(pc.color() != persp) as usize] + relative(persp, sq)
+    BOARD_BASE[pc.kind().index()][(pc.color() != persp) as usize] + orient(persp, sq)
 }
 
 /// BonaPiece of the `nth` (0-based) piece of kind `pt` in `owner`'s hand seen from `persp`.
@@ -68,18 +60,32 @@ pub fn hand_piece(persp: Color, owner: Color, pt: PieceType, nth: u32) -> usize 
 #[inline(always)]
 pub fn own_king(pos: &Position, persp: Color) -> usize {
     if pos.has_king(persp) {
-        relative(persp, pos.king_square(persp))
+        orient(persp, pos.king_square(persp))
     } else {
         44
     }
 }
 
+/// Pieces other than the kings that are neither on the board nor in hand (a handicap,
+/// a composed problem): YaneuraOu leaves each at BonaPiece 0 in its piece list.
+pub fn missing_pieces(pos: &Position) -> usize {
+    let kings = Color::ALL.iter().filter(|&&c| pos.has_king(c)).count();
+    let mut present = pos.occupied().count() as usize - kings;
+    for c in Color::ALL {
+        let h = pos.hand(c);
+        present += PieceType::HAND.iter().map(|&pt| h.count(pt) as usize).sum::<usize>();
+    }
+    PIECES.saturating_sub(present)
+}
+
 impl FeatureSet {
-    /// The input index of BonaPiece `bp` (not a king) for a perspective whose own
-    /// king stands on `king` (relative square).
+    /// The input index of BonaPiece `bp` for a perspective whose own king stands on
+    /// `king` (relative square). King BonaPieces (`FE_END` and up, K+P only) are their
+    /// own index.
     #[inline(always)]
     pub fn piece_index(self, king: usize, bp: usize) -> usize {
         match self {
+            _ if bp >= FE_END => bp,
             FeatureSet::HalfKp => king * FE_END + bp,
             FeatureSet::KP => bp,
         }
@@ -91,15 +97,11 @@ impl FeatureSet {
         let mut n = 0;
         for sq in pos.occupied() {
             let pc = pos.piece_on(sq);
-            let index = if pc.kind() != PieceType::King {
-                self.piece_index(king, board_piece(persp, pc, sq))
-            } else if self == FeatureSet::KP {
-                board_piece(persp, pc, sq)
-            } else {
+            if pc.kind() == PieceType::King && self == FeatureSet::HalfKp {
                 continue;
-            };
+            }
             if n < MAX_ACTIVE {
-                out[n] = index;
+                out[n] = self.piece_index(king, board_piece(persp, pc, sq));
                 n += 1;
             }
         }
@@ -114,12 +116,11 @@ impl FeatureSet {
                 }
             }
         }
-        // Pieces that are nowhere (BonaPiece 0 in YaneuraOu's piece list).
-        let kings = if self == FeatureSet::KP { 2 } else { 0 };
-        let kings_here = Color::ALL.iter().filter(|&&c| pos.has_king(c)).count().min(kings);
-        while n < (PIECES + kings_here).min(MAX_ACTIVE) {
-            out[n] = self.piece_index(king, 0);
-            n += 1;
+        for _ in 0..missing_pieces(pos) {
+            if n < MAX_ACTIVE {
+                out[n] = self.piece_index(king, 0);
+                n += 1;
+            }
         }
         n
     }
@@ -142,7 +143,7 @@ impl FeatureSet {
         let king = own_king(pos, persp);
         let to = m.to();
         let now = pos.piece_on(to);
-        let index = |bp: usize| if bp >= FE_END { bp } else { self.piece_index(king, bp) };
+        let index = |bp: usize| self.piece_index(king, bp);
         if m.is_drop() {
             let pt = m.drop_piece();
             removed[0] = index(hand_piece(persp, us, pt, pos.hand(us).count(pt)));

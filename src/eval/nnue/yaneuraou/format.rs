@@ -7,6 +7,7 @@
 
 use super::layers::{padded, Affine, Layers, MAX_HIDDEN};
 use super::{FeatureSet, YaneuraOuNet, HALF};
+use crate::eval::nnue::network::Reader;
 use crate::eval::nnue::NetError;
 
 /// The version word every YaneuraOu NNUE file starts with.
@@ -122,31 +123,11 @@ pub const fn max_file_bytes() -> usize {
     file_bytes(FeatureSet::HalfKp, MAX_HIDDEN, MAX_HIDDEN, MAX_ARCHITECTURE)
 }
 
-struct Reader<'a> {
-    b: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn u32(&mut self) -> u32 {
-        let v = u32::from_le_bytes([self.b[self.at], self.b[self.at + 1], self.b[self.at + 2], self.b[self.at + 3]]);
-        self.at += 4;
-        v
-    }
-
-    fn i16s(&mut self, n: usize) -> Vec<i16> {
-        let v = self.b[self.at..self.at + 2 * n].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
-        self.at += 2 * n;
-        v
-    }
-
-    fn affine(&mut self, inputs: usize, outputs: usize) -> Affine {
-        let bias = (0..outputs).map(|_| self.u32() as i32).collect();
-        let n = outputs * padded(inputs);
-        let weights = self.b[self.at..self.at + n].iter().map(|&x| x as i8).collect();
-        self.at += n;
-        Affine { inputs, outputs, bias, weights }
-    }
+/// An affine layer as the file stores it: the biases, then the weights row by row.
+fn read_affine(r: &mut Reader, inputs: usize, outputs: usize) -> Affine {
+    let bias = r.i32s(outputs);
+    let weights = r.i8s(outputs * padded(inputs));
+    Affine { inputs, outputs, bias, weights }
 }
 
 /// A network read from a file: the transformer's biases and weights (one row of
@@ -198,9 +179,9 @@ pub fn parse(b: &[u8]) -> Result<Parsed, NetError> {
     if net_hash != layers_hash(h1, h2) {
         return Err(err(format!("layers hash 0x{net_hash:08X}, expected 0x{:08X}", layers_hash(h1, h2))));
     }
-    let hidden1 = r.affine(TRANSFORMED, h1);
-    let hidden2 = r.affine(h1, h2);
-    let output = r.affine(h2, 1);
+    let hidden1 = read_affine(&mut r, TRANSFORMED, h1);
+    let hidden2 = read_affine(&mut r, h1, h2);
+    let output = read_affine(&mut r, h2, 1);
     let layers = super::layers::Layers::new(hidden1, hidden2, output);
     Ok(Parsed { ft_bias, ft_weights, net: YaneuraOuNet { features, layers, architecture: arch } })
 }
