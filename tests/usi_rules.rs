@@ -58,6 +58,52 @@ fn entering_king_declarations() {
     assert_ne!(e.go("depth 2").0, "win");
 }
 
+/// Two-piece handicap, White (the handicap giver) to move with its king in Black's camp,
+/// ten pieces there and `n` pawns in hand: 14 + n points. cshogi (`is_nyugyoku` with
+/// LAW_27 and LAW_24, which know no handicap rule) says no win for n = 2 and n = 3, as
+/// Hisha's CSARule27 and CSARule24 do.
+fn handicap_entry(n: u32) -> String {
+    format!("4K4/9/9/9/9/9/+p+p+p+p+p+p3/1gs1k1sg1/9 w RB2G2S2N2L{}P2n2l{n}p 1", 12 - n)
+}
+
+#[test]
+fn handicap_declarations_count_the_missing_pieces() {
+    let mut e = Engine::ready();
+    for (rule, pawns, wins) in [
+        ("CSARule27H", 3, true),
+        ("CSARule27H", 2, false),
+        ("CSARule27", 3, false),
+        ("CSARule24H", 3, false),
+        ("CSARule24H", 7, true),
+        ("CSARule24H", 6, false),
+    ] {
+        e.send(&format!("setoption name EnteringKingRule value {rule}"));
+        e.send(&format!("position sfen {}", handicap_entry(pawns)));
+        let bm = e.go("depth 2").0;
+        assert_eq!(bm == "win", wins, "{rule} with {pawns} pawns in hand: bestmove {bm}");
+    }
+}
+
+#[test]
+fn the_try_rule_plays_the_king_onto_the_try_square() {
+    let mut e = Engine::ready();
+    e.send("setoption name EnteringKingRule value TryRule");
+    e.send("position sfen 9/4K4/9/9/9/9/9/9/k8 b G 1");
+    assert_eq!(e.go("depth 3").0, "5b5a");
+    // The rook behind the king guards 5a once the king has left 5b: no try.
+    e.send("position sfen 9/4K4/9/9/9/9/9/9/k3r4 b G 1");
+    assert_ne!(e.go("depth 3").0, "5b5a");
+    // One step short: the search finds the try a move later.
+    e.send("position sfen 9/9/4K4/9/9/9/9/9/k8 b - 1");
+    let (bm, _, lines) = e.go("depth 4");
+    assert!(["5c5b", "5c4b", "5c6b"].contains(&bm.as_str()), "{bm}");
+    assert_eq!(last_score(&lines), Some(("mate".to_string(), 3)), "{lines:?}");
+    // Under the point rules the same position is no declaration.
+    e.send("setoption name EnteringKingRule value CSARule27");
+    e.send("position sfen 9/4K4/9/9/9/9/9/9/k8 b G 1");
+    assert_ne!(e.go("depth 3").0, "win");
+}
+
 fn play(sfen: &str, moves: &[&str]) -> Position {
     hisha::init();
     let mut pos = Position::from_sfen(sfen).unwrap();

@@ -14,7 +14,7 @@ use crate::core::types::Move;
 use crate::eval;
 use crate::mate::{MateResult, Solver};
 use crate::movegen::{generate, is_legal, legal_moves, GenType, MoveList};
-use crate::position::rules::can_declare_win;
+use crate::position::rules::{declaration, Declaration};
 use crate::position::Position;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -285,8 +285,12 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
     let legal = legal_moves(pos);
     let mut result = SearchResult { best: "resign".into(), ponder: None, score: -VALUE_MATE, depth: 0, nodes: 0 };
     let mut root_moves = Vec::new();
-    if can_declare_win(pos, cfg.entering_king) {
-        result.best = "win".into();
+    let declared = declaration(pos, cfg.entering_king);
+    if let Some(d) = declared {
+        result.best = match d {
+            Declaration::Win => "win".into(),
+            Declaration::Try(m) => m.to_string(),
+        };
         result.score = VALUE_MATE;
     } else if !legal.is_empty() {
         root_moves = root_moves_of(pos, limits, &legal);

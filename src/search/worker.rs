@@ -16,7 +16,7 @@ use crate::core::types::{Move, PieceType};
 use crate::eval::nnue::{self, Accumulator, Network, RefreshCache};
 use crate::eval::{self, PIECE_VALUE};
 use crate::movegen::{generate, CheckInfo, GenType, MoveList};
-use crate::position::rules::{can_declare_win, repetition_in_search, see, Repetition};
+use crate::position::rules::{declaration, repetition_in_search, see, Repetition};
 use crate::position::Position;
 #[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
@@ -690,7 +690,7 @@ impl Worker {
                 return v;
             }
         }
-        if !root && can_declare_win(&self.pos, self.cfg.entering_king) {
+        if !root && declaration(&self.pos, self.cfg.entering_king).is_some() {
             return mate_in(ply + 1);
         }
         let eval = self.node_eval(in_check, tte, ply);

@@ -26,7 +26,7 @@ struct OptDef {
     default: &'static str,
 }
 
-const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27"];
+const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H", "TryRule"];
 const TSUME_CONVENTIONS_VARS: &[&str] = &["Auto", "On", "Off"];
 
 /// Prefix of the search constants' options in a tuning build (`--features tune`).
@@ -172,6 +172,9 @@ fn apply(engine: &mut Engine, def: &OptDef, value: &str, searching: bool) -> Res
                 ("TsumeConventions", _) => cfg.tsume_conventions = Conventions::Auto,
                 (_, "NoEnteringKing") => cfg.entering_king = EnteringKingRule::None,
                 (_, "CSARule24") => cfg.entering_king = EnteringKingRule::Csa24,
+                (_, "CSARule24H") => cfg.entering_king = EnteringKingRule::Csa24H,
+                (_, "CSARule27H") => cfg.entering_king = EnteringKingRule::Csa27H,
+                (_, "TryRule") => cfg.entering_king = EnteringKingRule::Try,
                 _ => cfg.entering_king = EnteringKingRule::Csa27,
             }
         }
