@@ -72,6 +72,14 @@ pub struct Config {
     /// it plays Black and when it plays White (`DrawValueBlack`, `DrawValueWhite`); the
     /// opponent is taken to value it the opposite way, as YaneuraOu does.
     pub draw_value: [i32; 2],
+    /// Least milliseconds between two iterations' reports (`PvInterval`; 0: every
+    /// iteration). The last iteration's lines are always reported before the answer.
+    pub pv_interval_ms: u64,
+    /// Analysis reports (`ConsiderationMode`): every iteration, lines continued from
+    /// the table.
+    pub consideration_mode: bool,
+    /// Report lines on aspiration failures in long searches (`OutputFailLHPV`).
+    pub fail_lh_pv: bool,
 }
 
 impl Config {
@@ -100,6 +108,9 @@ impl Default for Config {
             keep_history: true,
             tsume_conventions: crate::mate::Conventions::Auto,
             draw_value: [0, 0],
+            pv_interval_ms: 300,
+            consideration_mode: false,
+            fail_lh_pv: true,
         }
     }
 }

@@ -27,6 +27,8 @@ pub struct Shared {
     /// Set by the search thread just before it prints its final answer: from then on
     /// the search no longer uses the engine, and its thread ends at once.
     pub answered: AtomicBool,
+    /// When the main thread last reported its lines (ms on the search's clock).
+    pub last_pv_ms: AtomicU64,
 }
 
 impl Shared {
@@ -41,6 +43,7 @@ impl Shared {
             nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
             tt,
             answered: AtomicBool::new(false),
+            last_pv_ms: AtomicU64::new(0),
         }
     }
 

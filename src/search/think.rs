@@ -9,12 +9,12 @@ use super::report::{PvReport, Report, Sink};
 use super::shared::Shared;
 use super::tt::Bound;
 use super::worker::Worker;
-use super::{mate_in, Config, Limits, SearchResult, MATE_IN_MAX, VALUE_INF, VALUE_MATE};
+use super::{mate_in, Config, Limits, SearchResult, MATE_IN_MAX, MAX_PLY, VALUE_INF, VALUE_MATE};
 use crate::core::types::Move;
 use crate::eval;
 use crate::mate::{MateResult, Solver};
 use crate::movegen::{generate, is_legal, legal_moves, GenType, MoveList};
-use crate::position::rules::{declaration, Declaration};
+use crate::position::rules::{declaration, repetition, Declaration, Repetition};
 use crate::position::Position;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -42,50 +42,78 @@ impl RootMove {
 
 impl Worker {
     /// The PV reports of the current iteration: updated lines at `depth`, lines not yet
-    /// searched again at the previous depth.
+    /// searched again (or cut short by a stop) at the previous depth. Under
+    /// `ConsiderationMode` each line goes on through the table's best moves.
     fn report_pvs(&self, depth: i32) {
         let sh = &self.shared;
         let elapsed = sh.time.elapsed().max(1);
+        sh.last_pv_ms.store(elapsed, Ordering::Relaxed);
         let nodes = sh.total_nodes().max(self.nodes);
         let nps = nodes * 1000 / elapsed;
         let hashfull = sh.tt.hashfull();
         let multipv = self.cfg.multipv.min(self.root_moves.len());
         for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
-            let updated = i <= self.pv_idx;
-            let (score, bound) = if updated || rm.prev_score == -VALUE_INF { (rm.score, rm.bound) } else { (rm.prev_score, Bound::Exact) };
+            let fresh = (i <= self.pv_idx && rm.score != -VALUE_INF) || rm.prev_score == -VALUE_INF;
+            let (score, bound) = if fresh { (rm.score, rm.bound) } else { (rm.prev_score, Bound::Exact) };
             if score == -VALUE_INF {
                 continue;
             }
-            let d = if updated { depth } else { (depth - 1).max(1) };
+            let current = fresh && i <= self.pv_idx;
+            let d = if current { depth } else { (depth - 1).max(1) };
             let line: &[Move] = if rm.pv.is_empty() { std::slice::from_ref(&rm.mv) } else { &rm.pv };
-            let mut pv = Vec::with_capacity(line.len());
-            let mut p = self.pos.clone();
-            for &m in line {
-                // Safety net: never report a move that is not legal where it stands.
-                if !is_legal(&p, m) {
-                    break;
-                }
-                p.do_move(m);
-                pv.push(m);
-            }
             (self.out)(&Report::Pv(PvReport {
                 depth: d,
                 seldepth: rm.seldepth.max(d as usize),
                 multipv: if multipv > 1 { Some(i + 1) } else { None },
                 score,
-                bound: if updated { bound } else { Bound::Exact },
+                bound: if current { bound } else { Bound::Exact },
                 nodes,
                 nps,
                 time_ms: elapsed,
                 hashfull: Some(hashfull),
-                pv,
+                pv: self.legal_line(line),
             }));
         }
     }
 
-    /// Whether the main thread reports now (long searches report aspiration failures).
+    /// `line` up to its first move that is not legal where it stands (a safety net:
+    /// no report shows an illegal move); under `ConsiderationMode` continued with the
+    /// table's moves until a position repeats or the table has none.
+    fn legal_line(&self, line: &[Move]) -> Vec<Move> {
+        let mut pv = Vec::with_capacity(line.len());
+        let mut p = self.pos.clone();
+        for &m in line {
+            if !is_legal(&p, m) {
+                return pv;
+            }
+            p.do_move(m);
+            pv.push(m);
+        }
+        if self.cfg.consideration_mode {
+            while pv.len() < MAX_PLY && repetition(&p) == Repetition::None {
+                let Some(m) = self.shared.tt.probe(p.key()).map(|e| e.mv).filter(|&m| m.is_ok() && is_legal(&p, m)) else { break };
+                p.do_move(m);
+                pv.push(m);
+            }
+        }
+        pv
+    }
+
+    /// Whether an iteration's lines are printed now: `PvInterval` has passed since the
+    /// last ones, or it is 0, or the search is `go infinite` or in `ConsiderationMode`.
+    fn pv_due(&self) -> bool {
+        let sh = &self.shared;
+        let every = self.cfg.pv_interval_ms;
+        every == 0
+            || self.cfg.consideration_mode
+            || sh.infinite.load(Ordering::Relaxed)
+            || sh.time.elapsed() >= sh.last_pv_ms.load(Ordering::Relaxed).saturating_add(every)
+    }
+
+    /// Whether the main thread reports an aspiration failure now (`OutputFailLHPV`, in
+    /// searches past three seconds, no closer together than `PvInterval`).
     fn reports_fail(&self) -> bool {
-        self.id == 0 && self.cfg.verbose && self.shared.time.elapsed() > 3000
+        self.id == 0 && self.cfg.verbose && self.cfg.fail_lh_pv && self.shared.time.elapsed() > 3000 && self.pv_due()
     }
 
     fn sort_root_moves(moves: &mut [RootMove]) {
@@ -133,6 +161,7 @@ impl Worker {
         let mut last_best = Move::NONE;
         let mut stable = 0u32;
         let mut last_score = -VALUE_INF;
+        let mut unreported = false;
         self.mat[0] = eval::material_psq(&self.pos);
         self.acc[0].refresh(&self.net, &self.pos);
         for depth in 1..=max_depth {
@@ -157,8 +186,9 @@ impl Worker {
             if self.stopped() {
                 // A partly searched iteration still tells the best move when the first
                 // root move was completed; the sort above keeps it first.
-                if self.id == 0 && self.cfg.verbose && self.root_moves[0].score != -VALUE_INF && depth > 1 {
+                if self.id == 0 && self.cfg.verbose && depth > 1 {
                     self.report_pvs(depth);
+                    unreported = false;
                 }
                 break;
             }
@@ -166,7 +196,8 @@ impl Worker {
             if self.id != 0 {
                 continue;
             }
-            if self.cfg.verbose {
+            unreported = self.cfg.verbose && !self.pv_due();
+            if self.cfg.verbose && !unreported {
                 self.report_pvs(depth);
             }
             let (best, score) = (self.root_moves[0].mv, self.root_moves[0].score);
@@ -182,6 +213,10 @@ impl Worker {
                 break;
             }
             last_score = score;
+        }
+        // The last iteration's lines, held back by `PvInterval`, before the answer.
+        if unreported {
+            self.report_pvs(self.completed_depth);
         }
     }
 }

@@ -56,6 +56,9 @@ const OPTIONS: &[OptDef] = &[
     OptDef { name: "EvalFile", kind: OptKind::Filename, default: EMBEDDED_NET },
     OptDef { name: "EvalDir", kind: OptKind::String, default: EMBEDDED_NET },
     OptDef { name: "FV_SCALE", kind: OptKind::Spin(1, 128), default: "16" },
+    OptDef { name: "PvInterval", kind: OptKind::Spin(0, 100_000_000), default: "300" },
+    OptDef { name: "ConsiderationMode", kind: OptKind::Check, default: "false" },
+    OptDef { name: "OutputFailLHPV", kind: OptKind::Check, default: "true" },
     OptDef { name: "TsumeConventions", kind: OptKind::Combo(TSUME_CONVENTIONS_VARS), default: "Auto" },
     OptDef { name: "Clear_Hash", kind: OptKind::Button, default: "" },
 ];
@@ -106,6 +109,7 @@ fn set_spin(engine: &mut Engine, name: &str, v: i64) {
         "DepthLimit" => cfg.depth_limit = v as i32,
         "NodesLimit" => cfg.nodes_limit = v as u64,
         "FV_SCALE" => crate::eval::nnue::yaneuraou::set_fv_scale(v as i32),
+        "PvInterval" => cfg.pv_interval_ms = v as u64,
         _ => {}
     }
 }
@@ -156,8 +160,12 @@ fn apply(engine: &mut Engine, def: &OptDef, value: &str, searching: bool) -> Res
             } else {
                 return Err(format!("'{value}' is not true or false"));
             };
-            if def.name == "UseNNUE" {
-                engine.config.use_nnue = on;
+            let cfg = &mut engine.config;
+            match def.name {
+                "UseNNUE" => cfg.use_nnue = on,
+                "ConsiderationMode" => cfg.consideration_mode = on,
+                "OutputFailLHPV" => cfg.fail_lh_pv = on,
+                _ => {}
             }
         }
         OptKind::String | OptKind::Filename => return set_network(engine, def.name, value).map(Some),

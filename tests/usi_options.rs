@@ -1,0 +1,106 @@
+//! The options analysis clients and servers set (issue 48): what each one changes in
+//! the engine's answers, driven over USI as a GUI would.
+mod common;
+
+use common::Engine;
+use hisha::position::Position;
+use std::time::Duration;
+
+/// The `info ... pv` lines among `lines`.
+fn pv_lines(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("info") && l.contains(" pv ")).collect()
+}
+
+/// The depth of an `info depth N ...` line.
+fn depth_of(line: &str) -> Option<i32> {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    t.iter().position(|&x| x == "depth").and_then(|i| t.get(i + 1)?.parse().ok())
+}
+
+/// The moves after `pv`, checked legal from `pos` one by one.
+fn legal_pv(pos: &Position, line: &str) -> Vec<String> {
+    let moves: Vec<String> = line.split(" pv ").nth(1).unwrap_or("").split_whitespace().map(str::to_string).collect();
+    let mut p = pos.clone();
+    for m in &moves {
+        let mv = p.parse_usi_move(m).unwrap_or_else(|| panic!("illegal move {m} in {line}"));
+        p.do_move(mv);
+    }
+    moves
+}
+
+#[test]
+fn pv_interval_holds_back_iterations_but_never_the_last_one() {
+    let mut e = Engine::ready();
+    e.send("setoption name PvInterval value 0");
+    e.send("position startpos");
+    let (_, _, every) = e.go("depth 8");
+    let depths: Vec<i32> = pv_lines(&every).iter().filter_map(|l| depth_of(l)).collect();
+    assert_eq!(depths, (1..=8).collect::<Vec<_>>(), "PvInterval 0 reports every iteration");
+
+    e.send("setoption name PvInterval value 100000");
+    e.send("usinewgame");
+    let (_, _, held) = e.go("depth 8");
+    let held = pv_lines(&held);
+    assert_eq!(held.len(), 1, "only the final lines: {held:?}");
+    assert_eq!(depth_of(held[0]), Some(8));
+
+    // `go infinite` is analysis: every iteration whatever the interval.
+    e.send("go infinite");
+    let lines = e.expect(|l| depth_of(l) == Some(3));
+    e.send("stop");
+    let rest = e.expect(|l| l.starts_with("bestmove"));
+    let depths: Vec<i32> = pv_lines(&lines).iter().filter_map(|l| depth_of(l)).collect();
+    assert_eq!(depths, vec![1, 2, 3], "{rest:?}");
+}
+
+#[test]
+fn consideration_mode_continues_lines_from_the_table() {
+    let mut e = Engine::ready();
+    e.send("setoption name PvInterval value 0");
+    let moves = "7g7f 3c3d 2g2f 8c8d";
+    e.send(&format!("position startpos moves {moves}"));
+    let mut pos = Position::startpos();
+    for m in moves.split_whitespace() {
+        let mv = pos.parse_usi_move(m).expect("legal");
+        pos.do_move(mv);
+    }
+    e.go("depth 10");
+    let (_, _, plain) = e.go("depth 1");
+    let plain = legal_pv(&pos, pv_lines(&plain).last().expect("a line"));
+    e.send("setoption name ConsiderationMode value true");
+    let (_, _, full) = e.go("depth 1");
+    let full = legal_pv(&pos, pv_lines(&full).last().expect("a line"));
+    assert!(plain.len() <= 2, "{plain:?}");
+    assert!(full.len() >= 6, "the table's line after a depth-10 search: {full:?}");
+}
+
+#[test]
+fn output_fail_lh_pv_false_prints_no_bound_lines() {
+    let mut e = Engine::ready();
+    e.send("setoption name OutputFailLHPV value false");
+    e.send("setoption name PvInterval value 0");
+    // A sharp middle game in which the score moves from iteration to iteration.
+    e.send("position sfen l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(4000));
+    e.send("stop");
+    let lines = e.expect(|l| l.starts_with("bestmove"));
+    // The last line reports where `stop` found the search, a bound if it stopped in a
+    // re-search; the lines before it are iterations, never aspiration failures.
+    let pvs = pv_lines(&lines);
+    let (_, during) = pvs.split_last().expect("lines");
+    let bounds: Vec<&&String> = during.iter().filter(|l| l.contains("lowerbound") || l.contains("upperbound")).collect();
+    assert!(bounds.is_empty(), "{bounds:?}");
+    assert!(during.len() >= 5, "{pvs:?}");
+}
+
+#[test]
+fn the_new_options_refuse_bad_values() {
+    let mut e = Engine::ready();
+    for (name, bad) in [("PvInterval", "-1"), ("ConsiderationMode", "maybe"), ("OutputFailLHPV", "2")] {
+        e.send(&format!("setoption name {name} value {bad}"));
+        e.send("isready");
+        let lines = e.expect(|l| l == "readyok");
+        assert!(lines.iter().any(|l| l.starts_with("info string error: option") && l.contains(name)), "{name}: {lines:?}");
+    }
+}
