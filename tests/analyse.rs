@@ -1,8 +1,12 @@
 //! `hisha analyse` and the record readers: each record format (CSA V2.2 with comments
 //! and a resignation, CSA V3.0 with a handicap, Shift_JIS KIF with a handicap, UTF-8
 //! KIF, USI lines), malformed records, the JSON schema, the KIF written back, the
-//! graph files, and `--shard` for analyse and `mate --file`.
+//! graph files, `--shard` for analyse and `mate --file`, and the ply selection: `--from`,
+//! `--to`, `--skip` and `--reverse` (checked against searches replayed through the
+//! library in the order they must have been made).
 
+use hisha::analyse::engine::{Analyser, Budget, PositionEval};
+use hisha::position::Position;
 use hisha::record::{self, GameRecord};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -264,27 +268,36 @@ fn merged(mut lines: Vec<Value>) -> Vec<Value> {
 #[test]
 fn shards_merge_to_the_whole_analysis() {
     let files: Vec<String> = ["games.usi", "v3_handicap.csa", "even_utf8.kifu", "malformed_piece.csa"].iter().map(|f| rec(f)).collect();
-    let run = |shard: Option<&str>| {
-        let mut args: Vec<&str> = vec!["analyse"];
-        args.extend(files.iter().map(String::as_str));
-        args.extend(["--nodes", "1500", "--json"]);
-        if let Some(s) = shard {
-            args.extend(["--shard", s]);
+    // The same with a ply selection searched last to first: every shard plans its games
+    // alike (the shortest game has 4 plies).
+    for selection in [vec![], vec!["--from", "2", "--to", "4", "--skip", "3", "--reverse"]] {
+        let run = |shard: Option<&str>| {
+            let mut args: Vec<&str> = vec!["analyse"];
+            args.extend(files.iter().map(String::as_str));
+            args.extend(["--nodes", "1500", "--json"]);
+            args.extend(selection.iter());
+            if let Some(s) = shard {
+                args.extend(["--shard", s]);
+            }
+            let out = hisha(&args);
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            json_lines(&out)
+        };
+        let whole = run(None);
+        let games: Vec<u64> = whole.iter().filter(|o| o["type"] != "ply").map(|o| o["game"].as_u64().unwrap()).collect();
+        assert_eq!(games, [0, 1, 2, 3, 4], "five games in the batch, one unreadable");
+        if !selection.is_empty() {
+            let plies: Vec<u64> = whole.iter().filter(|o| o["type"] == "ply").map(|o| o["ply"].as_u64().unwrap()).collect();
+            assert_eq!(plies, [2u64, 4].repeat(4), "{selection:?}: plies 2 and 4 of each readable game");
         }
-        let out = hisha(&args);
-        assert!(out.status.success());
-        json_lines(&out)
-    };
-    let whole = run(None);
-    let games: Vec<u64> = whole.iter().filter(|o| o["type"] != "ply").map(|o| o["game"].as_u64().unwrap()).collect();
-    assert_eq!(games, [0, 1, 2, 3, 4], "five games in the batch, one unreadable");
-    let mut parts = Vec::new();
-    for i in 0..3 {
-        let part = run(Some(&format!("{i}/3")));
-        assert!(part.iter().all(|o| o["game"].as_u64().unwrap() % 3 == i));
-        parts.extend(part);
+        let mut parts = Vec::new();
+        for i in 0..3 {
+            let part = run(Some(&format!("{i}/3")));
+            assert!(part.iter().all(|o| o["game"].as_u64().unwrap() % 3 == i));
+            parts.extend(part);
+        }
+        assert_eq!(merged(parts), whole, "{selection:?}");
     }
-    assert_eq!(merged(parts), whole);
     assert!(!hisha(&["analyse", &files[0], "--shard", "3/3"]).status.success());
 }
 
@@ -331,4 +344,187 @@ fn bad_options_are_refused() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/x.csa"));
     assert_eq!(json_lines(&out).iter().filter(|o| o["type"] == "game").count(), 2);
+}
+
+/// The `"ply"` objects of a `--json` run, and its game object.
+fn plies_and_game(out: &Output) -> (Vec<Value>, Value) {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let objs = json_lines(out);
+    let game = objs.iter().find(|o| o["type"] == "game").expect("a game object").clone();
+    (objs.into_iter().filter(|o| o["type"] == "ply").collect(), game)
+}
+
+fn ply_numbers(plies: &[Value]) -> Vec<u64> {
+    plies.iter().map(|p| p["ply"].as_u64().unwrap()).collect()
+}
+
+#[test]
+fn a_ply_range_analyses_only_its_plies() {
+    let name = "floodgate_toryo.csa";
+    let record = read_one(name);
+    let out = hisha(&["analyse", &rec(name), "--from", "5", "--to", "9", "--depth", "1", "--json"]);
+    let (plies, game) = plies_and_game(&out);
+    assert_eq!(ply_numbers(&plies), [5, 6, 7, 8, 9]);
+    for p in &plies {
+        let k = p["ply"].as_u64().unwrap() as usize;
+        assert_eq!(p["move"], record.moves[k - 1].usi, "ply {k} is the record's move {k}");
+        assert_eq!(p["side"], if k % 2 == 1 { "black" } else { "white" });
+    }
+    for w in plies.windows(2) {
+        assert_eq!(w[0]["score_after"], w[1]["score_before"]);
+    }
+    assert_eq!(game["plies"], 30, "the game's length, not the number analysed");
+    assert_eq!(game["analysed_plies"], 5);
+    assert_eq!(game["search_order"], "game");
+    assert_eq!(game["black"]["moves"].as_u64().unwrap() + game["white"]["moves"].as_u64().unwrap(), 5, "accuracy over the plies analysed");
+    assert!(game["final_score"].is_null(), "the final position was not searched");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("; 6 positions"), "positions 4..9 searched, no others: {err}");
+    // The end of the game: --from alone runs to the last ply, which scores the final position.
+    let (plies, game) = plies_and_game(&hisha(&["analyse", &rec(name), "--from", "29", "--depth", "1", "--json"]));
+    assert_eq!(ply_numbers(&plies), [29, 30]);
+    assert_eq!(game["final_score"], plies[1]["score_after"]);
+    // The table says which plies it shows.
+    let table = hisha(&["analyse", &rec(name), "--to", "3", "--depth", "1"]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.contains("30 plies, ended %TORYO; analysed plies 1-3 (3 of them)"), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains('▲') || l.contains('△')).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(text.contains("final score - (not searched)"), "{text}");
+}
+
+#[test]
+fn skipped_plies_are_left_out_of_every_output() {
+    let name = "floodgate_toryo.csa";
+    let kif = tmp("skip.kif");
+    let svg = tmp("skip.svg");
+    let out = hisha(&["analyse", &rec(name), "--to", "8", "--skip", "2,4-6", "--depth", "1", "--json", "--kif", kif.to_str().unwrap(), "--svg", svg.to_str().unwrap()]);
+    let (plies, game) = plies_and_game(&out);
+    assert_eq!(ply_numbers(&plies), [1, 3, 7, 8]);
+    assert_eq!(game["analysed_plies"], 4);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("; 7 positions"), "positions 0-3 and 6-8 only: {err}");
+    // The KIF keeps every move but comments only the analysed ones, under their moves.
+    let text = record::decode(&std::fs::read(&kif).unwrap()).unwrap();
+    let back = record::read_file(kif.to_str().unwrap()).unwrap().remove(0).expect("written KIF parses");
+    assert_eq!(back.moves.len(), 30);
+    let mut commented = Vec::new();
+    let mut ply = 0;
+    for line in text.lines() {
+        if line.trim_start().split_whitespace().next().and_then(|t| t.parse::<usize>().ok()).is_some_and(|k| k == ply + 1) {
+            ply += 1;
+        } else if line.starts_with("*[Hisha] 評価値") {
+            commented.push(ply);
+        }
+    }
+    assert_eq!(commented, [1, 3, 7, 8], "{text}");
+    assert!(text.contains("解析した手: 1, 3, 7-8手目"));
+    // The curve has three pieces (ply 1, ply 3, plies 7-8) where it has one without --skip.
+    let polylines = |path: &PathBuf| std::fs::read_to_string(path).unwrap().matches("<polyline").count();
+    let whole_svg = tmp("noskip.svg");
+    assert!(hisha(&["analyse", &rec(name), "--to", "8", "--depth", "1", "--svg", whole_svg.to_str().unwrap()]).status.success());
+    assert_eq!(polylines(&svg), polylines(&whole_svg) + 2, "gaps in the curve at the skipped plies");
+    // Repeated --skip flags add up.
+    let (plies, _) = plies_and_game(&hisha(&["analyse", &rec(name), "--to", "6", "--skip", "2", "--skip", "4-5", "--depth", "1", "--json"]));
+    assert_eq!(ply_numbers(&plies), [1, 3, 6]);
+}
+
+/// Searches the positions `order` of the game (position k after k moves) one after the
+/// other with one engine whose table is kept, as `hisha analyse` must.
+fn replay(game: &GameRecord, order: &[usize], depth: i32) -> Vec<Option<PositionEval>> {
+    let mut engine = Analyser::new(Budget::Depth(depth), 1, 1, 16);
+    engine.new_game();
+    let mut evals = vec![None; game.moves.len() + 1];
+    for &k in order {
+        let mut pos = Position::from_sfen(&game.start_sfen).unwrap();
+        for rm in &game.moves[..k] {
+            let m = pos.parse_usi_move(&rm.usi).unwrap();
+            pos.do_move(m);
+        }
+        evals[k] = Some(engine.evaluate(&pos));
+    }
+    evals
+}
+
+/// Whether every ply object is what the replayed searches found.
+fn matches_replay(plies: &[Value], evals: &[Option<PositionEval>]) -> bool {
+    plies.iter().all(|p| {
+        let k = p["ply"].as_u64().unwrap() as usize;
+        let (e0, e1) = (evals[k - 1].as_ref().unwrap(), evals[k].as_ref().unwrap());
+        p["score_before"] == e0.score.to_json()
+            && p["score_after"] == e1.score.to_json()
+            && p["best"] == serde_json::json!(e0.best.as_ref().map(|b| b.mv.clone()))
+            && p["depth"] == e0.depth
+            && p["nodes"] == e0.nodes
+    })
+}
+
+#[test]
+fn reverse_searches_from_the_end_and_writes_in_game_order() {
+    hisha::init();
+    let name = "floodgate_toryo.csa";
+    let game = read_one(name);
+    let depth = 4;
+    let args = |reverse: bool| {
+        let mut a = vec!["analyse".to_string(), rec(name), "--from".into(), "21".into(), "--skip".into(), "25".into()];
+        a.extend(["--depth", "4", "--hash", "16", "--threads", "1", "--json"].map(String::from));
+        if reverse {
+            a.push("--reverse".into());
+        }
+        a
+    };
+    let run = |reverse: bool| {
+        let a = args(reverse);
+        plies_and_game(&hisha(&a.iter().map(String::as_str).collect::<Vec<_>>()))
+    };
+    let (back, game_json) = run(true);
+    let (fwd, _) = run(false);
+    let wanted: Vec<u64> = (21..=30).filter(|&k| k != 25).collect();
+    assert_eq!(ply_numbers(&back), wanted, "written in game order");
+    assert_eq!(ply_numbers(&fwd), wanted);
+    assert_eq!(game_json["search_order"], "reverse");
+    // Positions 20..=30 (ply 25's positions are its neighbours'), last to first.
+    let last_to_first: Vec<usize> = (20..=30).rev().collect();
+    let first_to_last: Vec<usize> = (20..=30).collect();
+    let (rev_evals, fwd_evals) = (replay(&game, &last_to_first, depth), replay(&game, &first_to_last, depth));
+    assert!(!matches_replay(&fwd, &rev_evals), "the two orders must be told apart by the table they leave");
+    assert!(matches_replay(&back, &rev_evals), "--reverse searched the positions last to first");
+    assert!(matches_replay(&fwd, &fwd_evals), "without it, first to last");
+    let table = hisha(&["analyse", &rec(name), "--from", "29", "--depth", "1", "--reverse"]);
+    assert!(String::from_utf8_lossy(&table.stdout).contains("analysed plies 29-30 (2 of them), searched last to first"));
+}
+
+#[test]
+fn bad_ply_selections_are_refused_before_any_search() {
+    let f = rec("floodgate_toryo.csa");
+    let cases: [(&[&str], &str); 10] = [
+        (&["--from", "5", "--to", "4"], "--from 5 is after --to 4"),
+        (&["--from", "0"], "numbered from 1"),
+        (&["--to", "31"], "--to 31 is beyond the game's last ply (30)"),
+        (&["--from", "31"], "--from 31 is beyond"),
+        (&["--skip", "31"], "--skip 31 is beyond"),
+        (&["--skip", "3-x"], "'3-x' is not a ply"),
+        (&["--skip", "9-7"], "runs backwards"),
+        (&["--skip", "1-30"], "no ply to analyse"),
+        (&["--from", "x"], "invalid value 'x'"),
+        (&["--to", "-3"], "error"),
+    ];
+    for (extra, message) in cases {
+        let mut a = vec!["analyse", f.as_str(), "--depth", "1"];
+        a.extend(extra);
+        let out = hisha(&a);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?} accepted");
+        assert!(out.status.code().is_some_and(|c| c != 101), "{extra:?}: no panic exit: {err}");
+        assert!(err.contains("error") && err.contains(message), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+        assert!(out.stdout.is_empty(), "{extra:?}: nothing analysed");
+    }
+    // A batch: every game must have the plies named; the short one is named.
+    let out = hisha(&["analyse", &rec("games.usi"), "--to", "6", "--depth", "1", "--json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("games.usi (game 2 of the file, 4 plies): --to 6 is beyond the game's last ply (4)"), "{err}");
+    assert!(!err.contains("game 1 of the file"), "{err}");
+    assert!(out.stdout.is_empty());
 }

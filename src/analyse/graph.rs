@@ -54,18 +54,16 @@ fn plot<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, a: &Game
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
     let text = *FONT;
-    let n = a.plies.len().max(1) as f64;
-    let mut points: Vec<(f64, f64)> = Vec::with_capacity(a.plies.len() + 1);
-    if let Some(p) = a.plies.first() {
-        points.push((0.0, p.before.winrate() * 100.0));
-    }
-    points.extend(a.plies.iter().map(|p| (p.ply as f64, p.after.winrate() * 100.0)));
+    let (x0, x1) = match (a.plies.first(), a.plies.last()) {
+        (Some(f), Some(l)) => ((f.ply - 1) as f64, l.ply as f64),
+        _ => (0.0, 1.0),
+    };
     let mut builder = ChartBuilder::on(root);
     builder.margin(15);
     if text {
         builder.caption(title, ("sans-serif", 22)).x_label_area_size(40).y_label_area_size(55);
     }
-    let mut chart = builder.build_cartesian_2d(0.0..n, 0.0..100.0).map_err(err)?;
+    let mut chart = builder.build_cartesian_2d(x0..x1, 0.0..100.0).map_err(err)?;
     let mut mesh = chart.configure_mesh();
     mesh.light_line_style(RGBColor(235, 235, 235));
     if text {
@@ -74,10 +72,12 @@ fn plot<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, a: &Game
         mesh.disable_x_axis().disable_y_axis();
     }
     mesh.draw().map_err(err)?;
-    chart.draw_series(LineSeries::new(vec![(0.0, 50.0), (n, 50.0)], RGBColor(150, 150, 150))).map_err(err)?;
-    let series = chart.draw_series(LineSeries::new(points, BLUE.stroke_width(2))).map_err(err)?;
-    if text {
-        series.label("Black win rate").legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
+    chart.draw_series(LineSeries::new(vec![(x0, 50.0), (x1, 50.0)], RGBColor(150, 150, 150))).map_err(err)?;
+    for (i, run) in runs(a).into_iter().enumerate() {
+        let series = chart.draw_series(LineSeries::new(run, BLUE.stroke_width(2))).map_err(err)?;
+        if text && i == 0 {
+            series.label("Black win rate").legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
+        }
     }
     for (mark, color) in [(Mark::Inaccuracy, RGBColor(230, 190, 0)), (Mark::Mistake, RGBColor(255, 120, 0)), (Mark::Blunder, RED)] {
         let pts: Vec<(f64, f64)> = a.plies.iter().filter(|p| p.mark == Some(mark)).map(|p| (p.ply as f64, p.after.winrate() * 100.0)).collect();
@@ -96,4 +96,22 @@ fn plot<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, a: &Game
             .map_err(err)?;
     }
     Ok(())
+}
+
+/// The win-rate curve as runs of consecutive analysed plies, each from the position
+/// before its first ply: a ply left out (`--skip`) leaves a gap rather than a line
+/// across it.
+fn runs(a: &GameAnalysis) -> Vec<Vec<(f64, f64)>> {
+    let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut last = None;
+    for p in &a.plies {
+        if last != Some(p.ply - 1) {
+            runs.push(vec![((p.ply - 1) as f64, p.before.winrate() * 100.0)]);
+        }
+        if let Some(run) = runs.last_mut() {
+            run.push((p.ply as f64, p.after.winrate() * 100.0));
+        }
+        last = Some(p.ply);
+    }
+    runs
 }

@@ -1,17 +1,20 @@
 //! `hisha analyse`: searches every position of game records (CSA, KIF, USI lines) and
 //! reports each ply's scores, best move, PV and mark, per-game accuracy, as a table,
-//! JSON lines, KIF with comments and an evaluation graph; `--shard i/n` splits a batch
-//! across machines (see `scripts/ray_shards.py`).
+//! JSON lines, KIF with comments and an evaluation graph; `--from`, `--to` and `--skip`
+//! choose the plies, `--reverse` searches from the end of the game to its start;
+//! `--shard i/n` splits a batch across machines (see `scripts/ray_shards.py`).
 
 pub mod engine;
 pub mod game;
 pub mod graph;
 pub mod output;
+pub mod plies;
 pub mod score;
 
 use crate::record::{self, GameRecord, RecordError};
 use engine::{Analyser, Budget};
 use output::GameRef;
+use plies::{Plan, PlySelection};
 use crate::shard::Shard;
 use std::io::Write;
 use std::process::ExitCode;
@@ -63,6 +66,26 @@ pub struct AnalyseArgs {
     /// is the sorted list of files, each file's games in order).
     #[arg(long)]
     pub shard: Option<String>,
+    /// First ply to analyse, numbered as the output numbers them (ply 1 is the first
+    /// move; analysing ply k searches the positions before and after move k).
+    #[arg(long, value_name = "PLY")]
+    pub from: Option<usize>,
+    /// Last ply to analyse (inclusive). Every game of the batch must be this long.
+    #[arg(long, value_name = "PLY")]
+    pub to: Option<usize>,
+    /// Plies not to analyse: numbers and ranges, e.g. `--skip 1-10,37`; may be given
+    /// several times.
+    #[arg(long, value_name = "PLIES")]
+    pub skip: Vec<String>,
+    /// Search each game's positions from its end back to its start. The table is kept
+    /// from position to position within a game, so the deep results of the end (mates,
+    /// won endings) reach the earlier positions, as when a player reviews a game from its
+    /// end. The output stays in game order, so that it reads like the game, a
+    /// `--reverse` run and a plain one compare line by line, and shards merge as
+    /// before; the table heading and the game's JSON (`"search_order":"reverse"`) say
+    /// it was searched last to first.
+    #[arg(long)]
+    pub reverse: bool,
 }
 
 impl AnalyseArgs {
@@ -76,6 +99,10 @@ impl AnalyseArgs {
             (_, _, Some(_)) => Err("--depth must be 1..60".into()),
             _ => Ok(Budget::Nodes(DEFAULT_NODES)),
         }
+    }
+
+    fn selection(&self) -> Result<PlySelection, String> {
+        PlySelection::new(self.from, self.to, &self.skip, self.reverse)
     }
 }
 
@@ -104,6 +131,32 @@ fn load_batch(files: &[String]) -> Vec<Item> {
     items
 }
 
+/// Each entry's plan (`None` for an unreadable record), or, when the ply selection does
+/// not fit some games, one message per such game. Every game of the batch is checked, not
+/// only this shard's, so that all shards refuse alike and before searching anything.
+fn plan_batch(items: &[Item], selection: &PlySelection) -> Result<Vec<Option<Plan>>, Vec<String>> {
+    let mut plans = Vec::with_capacity(items.len());
+    let mut refused = Vec::new();
+    for it in items {
+        let Ok(game) = &it.game else {
+            plans.push(None);
+            continue;
+        };
+        match selection.plan(game.moves.len()) {
+            Ok(p) => plans.push(Some(p)),
+            Err(e) => {
+                refused.push(format!("{} (game {} of the file, {} plies): {e}", it.at.file, it.at.index_in_file + 1, game.moves.len()));
+                plans.push(None);
+            }
+        }
+    }
+    if refused.is_empty() {
+        Ok(plans)
+    } else {
+        Err(refused)
+    }
+}
+
 /// `base` for the only game, `stem-K.ext` for game K of several.
 fn numbered(base: &str, id: usize, several: bool) -> String {
     if !several {
@@ -117,14 +170,14 @@ fn numbered(base: &str, id: usize, several: bool) -> String {
 
 /// Runs `hisha analyse`.
 pub fn run(args: &AnalyseArgs) -> ExitCode {
-    let checked = (|| -> Result<(Budget, Shard), String> {
+    let checked = (|| -> Result<(Budget, Shard, PlySelection), String> {
         if !(1..=16).contains(&args.multipv) || !(1..=256).contains(&args.threads) || !(1..=65536).contains(&args.hash) {
             return Err("--multipv 1..16, --threads 1..256, --hash 1..65536".into());
         }
         let shard = args.shard.as_deref().map(Shard::parse).transpose()?.unwrap_or(Shard::ALL);
-        Ok((args.budget()?, shard))
+        Ok((args.budget()?, shard, args.selection()?))
     })();
-    let (budget, shard) = match checked {
+    let (budget, shard, selection) = match checked {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: {e}");
@@ -132,25 +185,36 @@ pub fn run(args: &AnalyseArgs) -> ExitCode {
         }
     };
     let items = load_batch(&args.files);
+    let plans = match plan_batch(&items, &selection) {
+        Ok(p) => p,
+        Err(refused) => {
+            for e in refused {
+                eprintln!("error: {e}");
+            }
+            eprintln!("error: nothing analysed: --from, --to and --skip must name plies of every game in the batch");
+            return ExitCode::FAILURE;
+        }
+    };
     let several = items.len() > 1;
-    let mine: Vec<&Item> = items.iter().filter(|it| shard.owns(it.at.id)).collect();
-    let total: u64 = mine.iter().map(|it| it.game.as_ref().map_or(0, |g| g.moves.len() as u64 + 1)).sum();
+    let mine: Vec<(&Item, Option<&Plan>)> = items.iter().zip(&plans).filter(|(it, _)| shard.owns(it.at.id)).map(|(it, p)| (it, p.as_ref())).collect();
+    let total: u64 = mine.iter().map(|(_, p)| p.map_or(0, |p| p.positions.len() as u64)).sum();
     let bar = progress_bar(total);
     let mut engine = Analyser::new(budget, args.threads, args.multipv, args.hash);
     let start = std::time::Instant::now();
     let (mut done, mut skipped, mut positions, mut failed_outputs) = (0usize, 0usize, 0usize, 0usize);
     let stdout = std::io::stdout();
-    for (n, it) in mine.iter().enumerate() {
+    for (n, &(it, plan)) in mine.iter().enumerate() {
         bar.set_message(format!("games done {n}/{}", mine.len()));
-        let game = match &it.game {
-            Ok(g) => g,
-            Err(e) => {
+        let (game, plan) = match (&it.game, plan) {
+            (Ok(g), Some(p)) => (g, p),
+            (Err(e), _) => {
                 skipped += 1;
                 report_error(&bar, args.json, &it.at, e);
                 continue;
             }
+            (Ok(_), None) => continue, // not reached: plan_batch refuses such a batch
         };
-        let a = match game::analyse_game(&mut engine, game, || bar.inc(1)) {
+        let a = match game::analyse_game(&mut engine, game, plan, || bar.inc(1)) {
             Ok(a) => a,
             Err(e) => {
                 skipped += 1;

@@ -1,7 +1,9 @@
 //! What an analysis is written as: JSON objects (one per ply, one per game, one per
-//! unreadable record), the terminal table and summaries, and the KIF comments.
+//! unreadable record), the terminal table and summaries, and the KIF comments. Plies
+//! are always written in game order, whatever order they were searched in.
 
 use super::game::{GameAnalysis, PlyAnalysis};
+use super::plies::{ranges_text, Plan};
 use super::score::Score;
 use crate::position::Position;
 use crate::record::kif_write::line_text;
@@ -79,9 +81,11 @@ pub fn game_json(g: &GameRef, game: &GameRecord, a: &GameAnalysis) -> Value {
         "black_player": game.black,
         "white_player": game.white,
         "start_sfen": game.start_sfen,
-        "plies": a.plies.len(),
+        "plies": game.moves.len(),
+        "analysed_plies": a.plies.len(),
+        "search_order": if a.plan.reverse { "reverse" } else { "game" },
         "result": game.result,
-        "final_score": a.final_score.to_json(),
+        "final_score": a.final_score.map(|s| s.to_json()),
         "black": side(0),
         "white": side(1),
     })
@@ -95,14 +99,15 @@ pub fn error_json(g: &GameRef, line: usize, message: &str) -> Value {
 /// The terminal table of one game.
 pub fn table(g: &GameRef, game: &GameRecord, a: &GameAnalysis) -> String {
     let mut s = format!(
-        "game {} ({} #{}): {} (Black) vs {} (White), {} plies{}\n",
+        "game {} ({} #{}): {} (Black) vs {} (White), {} plies{}{}\n",
         g.id + 1,
         g.file,
         g.index_in_file + 1,
         game.black.as_deref().unwrap_or("?"),
         game.white.as_deref().unwrap_or("?"),
-        a.plies.len(),
-        game.result.as_deref().map(|r| format!(", ended {r}")).unwrap_or_default()
+        game.moves.len(),
+        game.result.as_deref().map(|r| format!(", ended {r}")).unwrap_or_default(),
+        selection_text(&a.plan)
     );
     s.push_str(" ply  move     before  after   win%B  best     loss%  mark        pv\n");
     for p in &a.plies {
@@ -125,6 +130,19 @@ pub fn table(g: &GameRef, game: &GameRecord, a: &GameAnalysis) -> String {
     s
 }
 
+/// What the table's heading adds when not every ply was analysed in game order:
+/// `; analysed plies 10-14, 16-20 (10 of them), searched last to first`.
+fn selection_text(plan: &Plan) -> String {
+    let mut s = String::new();
+    if !plan.whole_game {
+        s.push_str(&format!("; analysed plies {} ({} of them)", ranges_text(&plan.plies), plan.plies.len()));
+    }
+    if plan.reverse {
+        s.push_str(if plan.whole_game { "; searched last to first" } else { ", searched last to first" });
+    }
+    s
+}
+
 /// `accuracy: Black 91.2 (1 inaccuracy, ...), White ...`.
 pub fn summary_line(a: &GameAnalysis) -> String {
     let side = |c: usize, name: &str| {
@@ -137,34 +155,48 @@ pub fn summary_line(a: &GameAnalysis) -> String {
             x.marks[2]
         )
     };
-    format!("accuracy: {}; {}; final score {}\n", side(0, "Black"), side(1, "White"), a.final_score.text())
+    format!("accuracy: {}; {}; final score {}\n",
+        side(0, "Black"),
+        side(1, "White"),
+        a.final_score.map_or("- (not searched)".to_string(), |s| s.text())
+    )
 }
 
 /// The `*` comments of the KIF written by `--kif`: index 0 before the first move,
-/// index `k` under move `k`.
+/// index `k` under move `k` (empty under a ply not analysed).
 pub fn kif_comments(game: &GameRecord, a: &GameAnalysis) -> Vec<Vec<String>> {
-    let mut out = vec![vec![format!("[Hisha] 解析 (評価値・勝率は先手から見た値)")]];
+    let mut head = "[Hisha] 解析 (評価値・勝率は先手から見た値)".to_string();
+    if !a.plan.whole_game {
+        head.push_str(&format!(" 解析した手: {}手目", ranges_text(&a.plan.plies)));
+    }
+    let mut out = vec![vec![head]];
+    out.resize(game.moves.len() + 1, Vec::new());
     let Ok(mut pos) = Position::from_sfen(&game.start_sfen) else { return out };
-    for p in &a.plies {
-        let mut c = format!(
-            "[Hisha] 評価値 {} 先手勝率 {:.1}%",
-            score_japanese(&p.after),
-            p.after.winrate() * 100.0
-        );
-        if let Some(b) = &p.best {
-            if b.mv != p.mv {
-                c.push_str(&format!(" 最善手 {} ({}) 読み筋 {}", line_text(&pos, &b.pv[..1.min(b.pv.len())]), score_japanese(&p.before), line_text(&pos, &b.pv)));
-            }
+    let mut analysed = a.plies.iter().peekable();
+    for (i, rm) in game.moves.iter().enumerate() {
+        if let Some(p) = analysed.next_if(|p| p.ply == i + 1) {
+            out[i + 1].push(ply_comment(&pos, p));
         }
-        if let Some(m) = p.mark {
-            c.push_str(&format!(" {} (勝率 -{:.1}%)", m.japanese(), p.loss * 100.0));
-        }
-        out.push(vec![c]);
-        if let Some(m) = pos.parse_usi_move(&p.mv) {
-            pos.do_move(m);
+        match pos.parse_usi_move(&rm.usi) {
+            Some(m) => pos.do_move(m),
+            None => break,
         }
     }
     out
+}
+
+/// The comment under one analysed move, `pos` being the position before it.
+fn ply_comment(pos: &Position, p: &PlyAnalysis) -> String {
+    let mut c = format!("[Hisha] 評価値 {} 先手勝率 {:.1}%", score_japanese(&p.after), p.after.winrate() * 100.0);
+    if let Some(b) = &p.best {
+        if b.mv != p.mv {
+            c.push_str(&format!(" 最善手 {} ({}) 読み筋 {}", line_text(pos, &b.pv[..1.min(b.pv.len())]), score_japanese(&p.before), line_text(pos, &b.pv)));
+        }
+    }
+    if let Some(m) = p.mark {
+        c.push_str(&format!(" {} (勝率 -{:.1}%)", m.japanese(), p.loss * 100.0));
+    }
+    c
 }
 
 fn score_japanese(s: &Score) -> String {
