@@ -164,10 +164,14 @@ fn usi_go_mate_answers_one_line_each() {
     assert_eq!(l.last().map(String::as_str), Some("checkmate N*2c 1a1b S*2a"));
     // The length is said to be proved shortest, just before the answer.
     assert_eq!(l.get(l.len().wrapping_sub(2)).map(String::as_str), Some("info string mate in 3 plies, proved shortest"));
+    // The proved line with its length, for GUIs, before those.
+    let pv = l.get(l.len().wrapping_sub(4)).cloned().unwrap_or_default();
+    assert!(pv.starts_with("info time ") && pv.ends_with(" score mate 3 pv N*2c 1a1b S*2a"), "{l:?}");
     e.send("position sfen 7nk/7s1/9/7N1/9/9/9/9/4K4 b P2r2b4g3s2n4l17p 1");
     e.send("go mate infinite");
     let l = e.expect(|l| l.starts_with("checkmate"));
     assert_eq!(l.last().map(String::as_str), Some("checkmate nomate"));
+    assert!(!l.iter().any(|x| x.contains(" score ")), "no mate, no score: {l:?}");
     // Tsume without the attacker's king, as GUIs send it.
     e.send("position sfen 6s1k/6+P2/8n/6+P2/9/9/9/9/9 b SNP2r2b4g2s2n4l15p 1");
     e.send("go mate 5000");
@@ -460,7 +464,7 @@ fn a_long_solve_reports_its_progress() {
     let reports = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let sink = reports.clone();
     let mut solver = Solver::new(1);
-    solver.set_progress(Box::new(move |p| sink.lock().expect("lock").push(*p)), Duration::from_millis(100));
+    solver.set_progress(Box::new(move |p| sink.lock().expect("lock").push(p.clone())), Duration::from_millis(100));
     let never = AtomicBool::new(false);
     let r = solver.solve(&pos, Some(Duration::from_millis(1000)), &never, u64::MAX);
     assert_eq!(r, MateResult::Timeout);
@@ -497,12 +501,75 @@ fn usi_go_mate_reports_progress_as_info_lines() {
     e.send("go mate 2500");
     let l = e.expect(|l| l.starts_with("checkmate"));
     assert_eq!(l.last().map(String::as_str), Some("checkmate timeout"));
-    let progress: Vec<&String> = l.iter().filter(|l| l.starts_with("info time ")).collect();
+    let progress: Vec<&String> = l.iter().filter(|l| l.contains(" string root pn ")).collect();
     assert!(!progress.is_empty(), "{l:?}");
+    // With the progress, the line the search works on: legal, with no score (nothing
+    // is proved), and printed again only when it changes.
+    let lines = pv_lines(&l);
+    assert!(!lines.is_empty(), "{l:?}");
+    for w in lines.windows(2) {
+        assert_ne!(pv_moves(w[0]), pv_moves(w[1]), "an unchanged line printed twice");
+    }
+    for x in lines {
+        assert!(x.starts_with("info time ") && !x.contains(" score "), "{x}");
+        assert_legal_line(JUPITERS_JOURNEY, &pv_moves(x), x);
+    }
     for p in progress {
         let f: Vec<&str> = p.split_whitespace().collect();
         assert_eq!((f[3], f[5], f[7], f[9], f[10], f[11], f[13]), ("nodes", "nps", "hashfull", "string", "root", "pn", "dn"), "{p}");
         assert!(f[8].parse::<u32>().is_ok_and(|h| h <= 1000), "{p}");
     }
+    e.send("quit");
+}
+
+/// The `info ... pv` lines among `lines`.
+fn pv_lines(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|x| x.starts_with("info ") && x.contains(" pv ") && !x.contains(" string ")).collect()
+}
+
+/// The moves after `pv` in an info line.
+fn pv_moves(info: &str) -> Vec<&str> {
+    info.split_once(" pv ").map_or_else(Vec::new, |(_, m)| m.split_whitespace().collect())
+}
+
+/// Checks that every move of `moves` is legal where it stands, from `sfen`.
+fn assert_legal_line(sfen: &str, moves: &[&str], what: &str) {
+    let mut pos = Position::from_sfen(sfen).expect("sfen");
+    assert!(!moves.is_empty(), "an empty line: {what}");
+    for (i, m) in moves.iter().enumerate() {
+        let m = Move::from_usi(m).unwrap_or_else(|| panic!("ply {}: '{m}' is no move: {what}", i + 1));
+        assert!(legal_moves(&pos).contains(m), "ply {}: {m} is illegal: {what}", i + 1);
+        pos.do_move(m);
+    }
+}
+
+/// Shogi Zuko 29 (15 plies, positions/mate/classics.txt): about two seconds to prove
+/// on a 2-core machine, so its progress comes before its answer.
+const ZUKO_29: &str = "9/lgsl5/1p7/1k2G4/L1n6/+p8/1+B7/1+R7/3r5 b B3N2g3sl16p 1";
+
+#[test]
+fn usi_go_mate_shows_the_line_it_works_on_and_then_the_proved_mate() {
+    let mut e = common::Engine::ready();
+    e.send(&format!("position sfen {ZUKO_29}"));
+    e.send("go mate 60000");
+    let l = e.expect_within(|l| l.starts_with("checkmate"), Duration::from_secs(120));
+    let answer: Vec<&str> = l.last().map_or_else(Vec::new, |a| a.split_whitespace().skip(1).collect());
+    assert_eq!(answer.len(), 15, "{l:?}");
+    // The proved line with its length, before the answer and its notes.
+    let lines = pv_lines(&l);
+    let Some((last, before)) = lines.split_last() else { panic!("no pv line: {l:?}") };
+    assert!(last.contains(&format!(" score mate 15 pv {}", answer.join(" "))), "{last}");
+    let at = l.iter().position(|x| x == *last).expect("the line");
+    assert!(l[at + 1..].iter().all(|x| x.starts_with("info string ") || x.starts_with("checkmate")), "{l:?}");
+    // Before it, the lines the search worked on: legal, and claiming no mate length.
+    // Whenever a progress report came, a line came with it.
+    if l.iter().any(|x| x.contains(" string root pn ")) {
+        assert!(!before.is_empty(), "progress without a line: {l:?}");
+    }
+    for x in before {
+        assert!(!x.contains(" score ") || x.contains(" score mate + pv "), "{x}");
+        assert_legal_line(ZUKO_29, &pv_moves(x), x);
+    }
+    assert_legal_line(ZUKO_29, &pv_moves(last), last);
     e.send("quit");
 }

@@ -41,6 +41,9 @@ pub(super) struct Reporter<'a> {
     pub(super) next: Instant,
     /// Nodes of the solve's earlier searches.
     pub(super) nodes_before: u64,
+    /// The solve's root, whose line each report reads from the table (none outside
+    /// a `solve`).
+    pub(super) line_root: Option<&'a LineRoot>,
 }
 
 /// Limits and counters of one search.
@@ -200,12 +203,20 @@ impl<'a> Dfpn<'a> {
             return;
         }
         r.next = now + r.every;
+        // Once per report, so the walk's cost (a move generation and a probe per child
+        // along at most `MAX_PV_PLIES` plies) does not count against the search.
+        let (line, mate_proved) = match r.line_root {
+            Some(root) => (super::pv::table_line(self.tt, &root.pos, root.salt, MAX_PV_PLIES), root.proved),
+            None => (Vec::new(), false),
+        };
         let p = Progress {
             nodes: r.nodes_before + self.nodes,
             seconds: (now - r.started).as_secs_f64(),
             hashfull: self.tt.hashfull(),
             root_pn: self.root.0,
             root_dn: self.root.1,
+            line,
+            mate_proved,
         };
         (r.sink)(&p);
     }

@@ -23,8 +23,9 @@
 //!
 //! Files: `keys` (hand arithmetic, salted keys), `table` (the transposition table),
 //! `dfpn` (the proof-number search), `line` (shortest mate and solution line), `futile`
-//! (futile interpositions, for the composers' conventions: `Conventions`); this
-//! file holds the `Solver` front end and the `Progress` it reports on long solves.
+//! (futile interpositions, for the composers' conventions: `Conventions`), `pv` (the
+//! line a running solve is working on, for its progress reports); this file holds
+//! the `Solver` front end and the `Progress` it reports on long solves.
 //! Uses `core`, `position` and `movegen`.
 
 use crate::core::attacks::between;
@@ -39,6 +40,7 @@ mod dfpn;
 mod futile;
 mod keys;
 mod line;
+mod pv;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -46,9 +48,11 @@ mod tests;
 use dfpn::*;
 use keys::*;
 use line::Polish;
+use pv::LineRoot;
 use table::*;
 
 pub use line::is_mating_line;
+pub use pv::{legal_prefix, MAX_PV_PLIES};
 
 /// Proof/disproof number standing for "infinite" (the node is resolved).
 const INF: u32 = 1 << 30;
@@ -126,7 +130,7 @@ pub struct Stats {
 
 
 /// How a long solve stands, given to the progress sink about once per interval.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Progress {
     /// Nodes so far in this solve, all phases.
     pub nodes: u64,
@@ -138,6 +142,13 @@ pub struct Progress {
     pub root_pn: u32,
     /// Disproof number of the current search's root.
     pub root_dn: u32,
+    /// The line the solve is working on, from its root, as the table has it now (see
+    /// `pv`): legal moves, at most `MAX_PV_PLIES`, the attacker's first; empty when
+    /// the table holds none. A guess while the root is unproved.
+    pub line: Vec<Move>,
+    /// Whether the solve's root is proved a mate by now (the line is then read from
+    /// the proof, but its length is no proved mate length yet).
+    pub mate_proved: bool,
 }
 
 impl Progress {
@@ -169,6 +180,8 @@ pub struct Solver {
     started: Instant,
     /// When the next progress report is due.
     next_report: Instant,
+    /// The root of the current `solve`, for the lines of its progress reports.
+    line_root: Option<LineRoot>,
 }
 
 /// How a bounded question ended.
@@ -201,6 +214,7 @@ impl Solver {
             progress: None,
             started: Instant::now(),
             next_report: Instant::now(),
+            line_root: None,
         }
     }
 
@@ -226,7 +240,14 @@ impl Solver {
         let bufs = std::mem::take(&mut self.bufs);
         let mut s = Dfpn::new(&mut self.tt, bufs, stop, deadline, max_nodes.min(self.budget), self.conventions);
         if let Some((sink, every)) = &mut self.progress {
-            s.reporter = Some(Reporter { sink, started: self.started, every: *every, next: self.next_report, nodes_before: self.stats.nodes });
+            s.reporter = Some(Reporter {
+                sink,
+                started: self.started,
+                every: *every,
+                next: self.next_report,
+                nodes_before: self.stats.nodes,
+                line_root: self.line_root.as_ref(),
+            });
         }
         let r = s.run(pos, depth, or_node);
         if let Some(rep) = &s.reporter {
@@ -254,6 +275,7 @@ impl Solver {
         self.stats = Stats { conventions: self.conventions, ..Stats::default() };
         self.budget = u64::MAX;
         let deadline = time_limit.map(|t| start + t);
+        self.line_root = self.progress.is_some().then(|| LineRoot::new(pos));
         let mut p = pos.clone();
         // The first proof by the plain rules: a mate exists by the conventions exactly
         // when it does by the rules, and within the same length, and the plain search
@@ -266,6 +288,9 @@ impl Solver {
             Answer::Unknown => MateResult::Timeout,
             Answer::Yes(len) => {
                 self.stats.proof_nodes = self.stats.nodes;
+                if let Some(root) = &mut self.line_root {
+                    root.proved = true;
+                }
                 let plan = Polish::after_proof(start, time_limit, self.stats.nodes, max_nodes);
                 let line = self.finish(&mut p, len, stop, &plan, max_nodes);
                 if line.is_empty() {
@@ -276,6 +301,7 @@ impl Solver {
             }
         };
         self.stats.seconds = start.elapsed().as_secs_f64();
+        self.line_root = None;
         res
     }
 

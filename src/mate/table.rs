@@ -150,6 +150,19 @@ impl MateTable {
         res
     }
 
+    /// `probe`, or `None` when the table knows nothing of the node (no proof or
+    /// disproof applies and no entry holds this very hand): for reading lines, which
+    /// must stop where the table's knowledge ends. Not on the search's hot path.
+    pub(super) fn probe_known(&self, key: u64, hand: Hand, depth: u16) -> Option<Res> {
+        let r = self.probe(key, hand, depth);
+        if r.pn == 0 || r.dn == 0 {
+            return Some(r);
+        }
+        let bucket = &self.buckets[self.bucket(key)];
+        let held = bucket.keys.iter().zip(&bucket.entries).any(|(k, e)| *k == key && e.amount > 0 && e.hand == hand && e.pn > 0 && e.dn > 0 && e.pn < INF && e.dn < INF);
+        held.then_some(r)
+    }
+
     /// Slots in use per mille, from a sample of the first buckets (as USI's `hashfull`).
     pub(super) fn hashfull(&self) -> u32 {
         let sample = &self.buckets[..self.buckets.len().min(HASHFULL_SAMPLE)];

@@ -1,7 +1,9 @@
 //! The one place that writes the search's and the solver's answers as USI text:
 //! `info` lines from `Report::Pv`, `bestmove` lines, scores
-//! (`cp N`, `mate N`) and `checkmate` answers. Uses `search` and `mate`.
+//! (`cp N`, `mate N`), the lines of a running `go mate` (progress, the line it is
+//! working on) and its `checkmate` answers. Uses `search` and `mate`.
 
+use crate::core::types::Move;
 use crate::mate::{MateResult, Progress, Stats};
 use crate::search::tt::Bound;
 use crate::search::{PvReport, Report, MATE_IN_MAX, VALUE_MATE};
@@ -58,11 +60,17 @@ fn proof_number_text(n: u32) -> String {
     }
 }
 
-/// The one-line state of a running solve, for people: nodes, speed, table use and
-/// the root's proof and disproof numbers (`hisha mate` prints it on stderr).
+/// The one-line state of a running solve, for people: nodes, speed, table use, the
+/// root's proof and disproof numbers and the line it is working on (`hisha mate`
+/// prints it on stderr).
 pub fn mate_progress_text(p: &Progress) -> String {
+    let line = if p.line.is_empty() {
+        String::new()
+    } else {
+        format!(", {} line {}", if p.mate_proved { "mating" } else { "best" }, line_text(&p.line))
+    };
     format!(
-        "{:.0} s, {} nodes, {:.0} nodes/s, table {:.1}% full, root pn {} dn {}",
+        "{:.0} s, {} nodes, {:.0} nodes/s, table {:.1}% full, root pn {} dn {}{line}",
         p.seconds,
         p.nodes,
         p.nodes_per_second(),
@@ -70,6 +78,61 @@ pub fn mate_progress_text(p: &Progress) -> String {
         proof_number_text(p.root_pn),
         proof_number_text(p.root_dn)
     )
+}
+
+/// Moves as USI text, separated by spaces.
+fn moves_text(line: &[Move]) -> String {
+    let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    moves.join(" ")
+}
+
+/// The line a running solve is working on, for people (`hisha mate` adds it to its
+/// progress): at most 16 moves, then how many more.
+fn line_text(line: &[Move]) -> String {
+    const SHOWN: usize = 16;
+    let more = line.len().saturating_sub(SHOWN);
+    let tail = if more > 0 { format!(" ... ({more} more)") } else { String::new() };
+    format!("{}{tail}", moves_text(&line[..line.len().min(SHOWN)]))
+}
+
+/// The `info ... pv` line of a running `go mate` when the line it is working on has
+/// changed since `last` (which then becomes it), `None` when it has not or there is
+/// none. No score while the root is unproved (the line is the search's best guess,
+/// not a mate); `score mate +` once it is proved but its length is not yet known.
+pub fn mate_progress_pv(p: &Progress, last: &mut (Vec<Move>, bool)) -> Option<String> {
+    if p.line.is_empty() || (p.line.as_slice(), p.mate_proved) == (last.0.as_slice(), last.1) {
+        return None;
+    }
+    *last = (p.line.clone(), p.mate_proved);
+    let score = if p.mate_proved { " score mate +" } else { "" };
+    Some(format!(
+        "info time {} nodes {} nps {} hashfull {}{score} pv {}",
+        (p.seconds * 1000.0) as u64,
+        p.nodes,
+        p.nodes_per_second() as u64,
+        p.hashfull,
+        moves_text(&p.line)
+    ))
+}
+
+/// The `info ... score mate N pv ...` line of a finished `go mate` that found a mate,
+/// printed before its `checkmate`: `N` is the number of plies of the line shown (the
+/// plies to the mate on the board; under the composers' conventions they include the
+/// futile interpositions, which the `info string` note leaves out of its count), and
+/// `mate +` when the line is not proved shortest. `None` for other answers.
+pub fn mate_final_pv(r: &MateResult, st: &Stats) -> Option<String> {
+    let MateResult::Mate(line) = r else { return None };
+    if line.is_empty() {
+        return None;
+    }
+    let score = if st.exact { format!("mate {}", line.len()) } else { "mate +".to_string() };
+    Some(format!(
+        "info time {} nodes {} nps {} score {score} pv {}",
+        (st.seconds * 1000.0) as u64,
+        st.nodes,
+        (st.nodes as f64 / st.seconds.max(1e-9)) as u64,
+        moves_text(line)
+    ))
 }
 
 /// The `info` line of a running `go mate`: time, nodes, nps, hashfull, then the
@@ -89,10 +152,7 @@ pub fn mate_progress(p: &Progress) -> String {
 /// The exact USI answer line for a result: `checkmate <moves>` / `checkmate nomate` / `checkmate timeout`.
 pub fn checkmate_line(r: &MateResult) -> String {
     match r {
-        MateResult::Mate(line) if !line.is_empty() => {
-            let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-            format!("checkmate {}", moves.join(" "))
-        }
+        MateResult::Mate(line) if !line.is_empty() => format!("checkmate {}", moves_text(line)),
         MateResult::Mate(_) | MateResult::Timeout => "checkmate timeout".to_string(),
         MateResult::NoMate => "checkmate nomate".to_string(),
     }

@@ -399,7 +399,9 @@ impl Usi {
 
     /// `go mate <ms>|infinite [nodes <n>]`: runs the df-pn solver on its own thread so
     /// that `isready` is answered and `stop` ends it (with `checkmate timeout` unless
-    /// already proved). Exactly one `checkmate ...` line is printed.
+    /// already proved). Exactly one `checkmate ...` line is printed. Once a second the
+    /// progress, and the line the solver is working on when it has changed (`info ...
+    /// pv`); a mate found is also given as `info ... score mate N pv ...` before it.
     fn go_mate(&mut self, args: &[&str]) {
         let limit = match parse_mate_limits(args) {
             Ok(l) => l,
@@ -409,8 +411,17 @@ impl Usi {
                 return;
             }
         };
-        let progress: crate::mate::ProgressSink = Box::new(|p| emit(&info::mate_progress(p)));
+        let mut last = (Vec::new(), false);
+        let progress: crate::mate::ProgressSink = Box::new(move |p| {
+            if let Some(pv) = info::mate_progress_pv(p, &mut last) {
+                emit(&pv);
+            }
+            emit(&info::mate_progress(p));
+        });
         let started = self.engine.start_mate(&self.pos, limit, progress, |r, st| {
+            if let Some(pv) = info::mate_final_pv(&r, &st) {
+                emit(&pv);
+            }
             emit(&format!(
                 "info string mate search: {} nodes, {:.3} s, {:.0} nodes/s",
                 st.nodes,
