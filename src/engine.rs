@@ -136,6 +136,12 @@ impl Engine {
         (tt, if mb != self.hash_mb { Some(mb) } else { None })
     }
 
+    /// The table's move for `pos`, when it has one that is legal there.
+    pub fn hash_move(&mut self, pos: &Position) -> Option<Move> {
+        let m = self.table().0.probe(pos.key())?.mv;
+        movegen::legal_moves(pos).contains(m).then_some(m)
+    }
+
     /// Forgets the table's contents.
     pub fn clear_hash(&mut self) {
         self.table().0.clear();

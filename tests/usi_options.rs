@@ -104,3 +104,66 @@ fn the_new_options_refuse_bad_values() {
         assert!(lines.iter().any(|l| l.starts_with("info string error: option") && l.contains(name)), "{name}: {lines:?}");
     }
 }
+
+/// Plays `moves` from the start position.
+fn startpos_after(moves: &str) -> Position {
+    let mut pos = Position::startpos();
+    for m in moves.split_whitespace() {
+        let mv = pos.parse_usi_move(m).expect("legal");
+        pos.do_move(mv);
+    }
+    pos
+}
+
+#[test]
+fn stochastic_ponder_searches_the_position_before_the_predicted_move() {
+    let mut e = Engine::ready();
+    e.send("setoption name Stochastic_Ponder value true");
+    e.send("setoption name PvInterval value 0");
+    let before = startpos_after("7g7f 3c3d");
+    let actual = startpos_after("7g7f 3c3d 2g2f");
+    e.send("position startpos moves 7g7f 3c3d 2g2f");
+    e.send("go ponder btime 0 wtime 0 byoyomi 300");
+    let pondering = e.expect(|l| depth_of(l) == Some(4));
+    // While pondering, the lines are White's: the position before 2g2f is Black to move,
+    // so its lines start with Black's moves, and none of them is legal for White.
+    for l in pv_lines(&pondering) {
+        legal_pv(&before, l);
+    }
+    e.send("ponderhit");
+    let after = e.expect(|l| l.starts_with("bestmove"));
+    let best = after.last().and_then(|l| l.split_whitespace().nth(1)).expect("a move").to_string();
+    assert!(actual.parse_usi_move(&best).is_some(), "bestmove {best} after ponderhit: {after:?}");
+    assert_eq!(after.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    assert!(e.drain(Duration::from_millis(300)).iter().all(|l| !l.starts_with("bestmove")), "one answer only");
+
+    // The opponent plays something else: `stop` gets one legal move of the sent position.
+    e.send("position startpos moves 7g7f 3c3d 2g2f 8c8d");
+    e.send("go ponder btime 0 wtime 0 byoyomi 300");
+    e.expect(|l| depth_of(l) == Some(3));
+    e.send("stop");
+    let stopped = e.expect(|l| l.starts_with("bestmove"));
+    let best = stopped.last().and_then(|l| l.split_whitespace().nth(1)).expect("a move").to_string();
+    assert!(startpos_after("7g7f 3c3d 2g2f 8c8d").parse_usi_move(&best).is_some(), "{stopped:?}");
+    assert!(e.drain(Duration::from_millis(300)).iter().all(|l| !l.starts_with("bestmove")), "one answer only");
+}
+
+#[test]
+fn skill_level_zero_plays_shallow_and_varied_moves() {
+    let mut e = Engine::ready();
+    e.send("setoption name SkillLevel value 0");
+    e.send("setoption name PvInterval value 0");
+    e.send("position startpos");
+    let mut played = std::collections::BTreeSet::new();
+    for _ in 0..12 {
+        let (best, _, lines) = e.go("byoyomi 1000");
+        assert!(pv_lines(&lines).iter().all(|l| depth_of(l) == Some(1)), "{lines:?}");
+        assert!(Position::startpos().parse_usi_move(&best).is_some());
+        played.insert(best);
+    }
+    assert!(played.len() >= 2, "twelve searches at level 0 played only {played:?}");
+    // Full strength: the normal search, deeper than the handicapped one.
+    e.send("setoption name SkillLevel value 20");
+    let (_, _, lines) = e.go("depth 6");
+    assert_eq!(pv_lines(&lines).iter().filter_map(|l| depth_of(l)).max(), Some(6));
+}

@@ -10,6 +10,7 @@ pub mod movepick;
 pub mod params;
 pub mod report;
 pub mod shared;
+pub mod skill;
 mod think;
 pub mod time;
 pub mod tt;
@@ -80,6 +81,12 @@ pub struct Config {
     pub consideration_mode: bool,
     /// Report lines on aspiration failures in long searches (`OutputFailLHPV`).
     pub fail_lh_pv: bool,
+    /// Playing strength (`SkillLevel`): `skill::MAX_LEVEL` is full strength, lower
+    /// levels search shallower and pick weaker moves on purpose.
+    pub skill_level: u32,
+    /// `Stochastic_Ponder`: `go ponder` searches the position before the predicted
+    /// move (read by the protocol layer, which starts the searches).
+    pub stochastic_ponder: bool,
 }
 
 impl Config {
@@ -111,6 +118,8 @@ impl Default for Config {
             pv_interval_ms: 300,
             consideration_mode: false,
             fail_lh_pv: true,
+            skill_level: skill::MAX_LEVEL,
+            stochastic_ponder: false,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! and MultiPV of each worker. Uses the rest of `search`, `position`, `movegen`, `mate`.
 
 use super::history::ThreadTables;
+use super::skill;
 use super::params;
 use super::report::{PvReport, Report, Sink};
 use super::shared::Shared;
@@ -16,6 +17,8 @@ use crate::mate::{MateResult, Solver};
 use crate::movegen::{generate, is_legal, legal_moves, GenType, MoveList};
 use crate::position::rules::{declaration, repetition, Declaration, Repetition};
 use crate::position::Position;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -237,9 +240,9 @@ fn root_moves_of(pos: &Position, limits: &Limits, legal: &MoveList) -> Vec<RootM
     cand.into_iter().map(RootMove::new).collect()
 }
 
-/// Runs the workers (Lazy SMP) with `tables[i]` for thread `i` (missing ones are
-/// made); returns the best root move and the last completed depth.
-fn run_workers(
+/// A search at `SkillLevel` below full strength: the best `skill::CANDIDATES` root
+/// moves to the level's depth, then the handicapped pick among them.
+fn skilled_search(
     shared: &Arc<Shared>,
     pos: &Position,
     limits: &Limits,
@@ -248,6 +251,27 @@ fn run_workers(
     root_moves: Vec<RootMove>,
     tables: &mut Vec<ThreadTables>,
 ) -> (RootMove, i32) {
+    let cfg = Config { multipv: cfg.multipv.max(skill::CANDIDATES), ..cfg.clone() };
+    let limits = Limits { depth: Some(limits.depth_limit(&cfg).min(skill::depth(cfg.skill_level))), ..limits.clone() };
+    let (mut top, depth) = run_workers(shared, pos, &limits, &cfg, out, root_moves, tables);
+    let scored: Vec<(Move, i32)> = top.iter().filter(|rm| rm.score != -VALUE_INF).map(|rm| (rm.mv, rm.score)).collect();
+    let picked = skill::pick(cfg.skill_level, &scored, &mut SmallRng::from_entropy());
+    let i = top.iter().position(|rm| Some(rm.mv) == picked).unwrap_or(0);
+    (top.swap_remove(i), depth)
+}
+
+/// Runs the workers (Lazy SMP) with `tables[i]` for thread `i` (missing ones are
+/// made); returns the main thread's best root moves (as many as `MultiPV`, best
+/// first) and the last completed depth.
+fn run_workers(
+    shared: &Arc<Shared>,
+    pos: &Position,
+    limits: &Limits,
+    cfg: &Config,
+    out: &Sink,
+    root_moves: Vec<RootMove>,
+    tables: &mut Vec<ThreadTables>,
+) -> (Vec<RootMove>, i32) {
     let max_depth = limits.depth_limit(cfg);
     let nodes_limit = limits.node_limit(cfg).unwrap_or(0);
     let threads = cfg.threads.max(1).min(shared.nodes.len());
@@ -275,7 +299,8 @@ fn run_workers(
         w.publish_nodes();
         shared.wait_while_pondering();
         shared.stop.store(true, Ordering::Relaxed);
-        let r = (w.root_moves[0].clone(), w.completed_depth);
+        let lines = cfg.multipv.clamp(1, w.root_moves.len());
+        let r = (w.root_moves[..lines].to_vec(), w.completed_depth);
         let mut back = vec![w.into_tables()];
         back.extend(handles.into_iter().filter_map(|h| h.join().ok()));
         tables.splice(0..0, back);
@@ -342,8 +367,13 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
         result.score = mate_in(line.len());
         result.depth = line.len() as i32;
     } else if !root_moves.is_empty() {
-        let (rm, depth) = run_workers(&shared, pos, limits, cfg, &out, root_moves, tables);
-        answer(&shared, pos, cfg, &rm, depth, &mut result);
+        let (best, depth) = if skill::enabled(cfg.skill_level) {
+            skilled_search(&shared, pos, limits, cfg, &out, root_moves, tables)
+        } else {
+            let (mut top, depth) = run_workers(&shared, pos, limits, cfg, &out, root_moves, tables);
+            (top.swap_remove(0), depth)
+        };
+        answer(&shared, pos, cfg, &best, depth, &mut result);
     } else {
         shared.wait_while_pondering();
     }

@@ -43,12 +43,27 @@ pub struct TimeOptions {
     pub minimum_thinking_time: u64,
     /// Percentage scaling of the per-move share (100 = normal).
     pub slow_mover: u64,
+    /// Servers count whole seconds: a search that would stop early goes on to the next
+    /// whole second less `network_delay` (`RoundUpToFullSecond`).
+    pub round_up_to_full_second: bool,
 }
 
 impl Default for TimeOptions {
     fn default() -> Self {
-        TimeOptions { network_delay: 120, network_delay2: 120, minimum_thinking_time: 20, slow_mover: 100 }
+        TimeOptions { network_delay: 120, network_delay2: 120, minimum_thinking_time: 20, slow_mover: 100, round_up_to_full_second: true }
     }
+}
+
+/// Where a search that may stop at `elapsed` ms ends under `RoundUpToFullSecond`: at
+/// the next whole second less `delay` (a second later if that is already past), never
+/// beyond `maximum`.
+pub fn full_second_end(elapsed: u64, delay: u64, maximum: u64) -> u64 {
+    let mut end = elapsed.div_ceil(1000).max(1) * 1000;
+    end = end.saturating_sub(delay);
+    if end < elapsed {
+        end += 1000;
+    }
+    end.min(maximum)
 }
 
 /// The budget for one move, in milliseconds from the start of the search.
@@ -123,6 +138,9 @@ pub struct TimeManager {
     soft: AtomicBool,
     optimum_ms: AtomicU64,
     maximum_ms: AtomicU64,
+    /// `RoundUpToFullSecond` for this search, and the delay it leaves.
+    round_up: AtomicBool,
+    network_delay: AtomicU64,
 }
 
 impl Default for TimeManager {
@@ -141,6 +159,8 @@ impl TimeManager {
             soft: AtomicBool::new(false),
             optimum_ms: AtomicU64::new(0),
             maximum_ms: AtomicU64::new(0),
+            round_up: AtomicBool::new(false),
+            network_delay: AtomicU64::new(0),
         }
     }
 
@@ -167,6 +187,8 @@ impl TimeManager {
     /// used at `go` and `ponderhit`.
     pub fn start_for(&self, clock: &Clock, infinite: bool, us: Color, game_ply: u32, opt: &TimeOptions) {
         let b = if infinite { None } else { allocate(clock, us, game_ply, opt) };
+        self.round_up.store(opt.round_up_to_full_second, Ordering::Relaxed);
+        self.network_delay.store(opt.network_delay, Ordering::Relaxed);
         self.start(b);
     }
 
@@ -201,7 +223,25 @@ impl TimeManager {
         if single_move {
             factor = 0.05;
         }
-        self.elapsed() as f64 >= opt * factor * 0.7
+        let elapsed = self.elapsed();
+        if (elapsed as f64) < opt * factor * 0.7 {
+            return false;
+        }
+        !self.round_up.load(Ordering::Relaxed) || !self.extend_to_full_second(elapsed)
+    }
+
+    /// Under `RoundUpToFullSecond`, moves the hard limit of a search that may stop now
+    /// to the end of the second it is in (`full_second_end`), so that the search goes
+    /// on until then; false when that end is too near to be worth another iteration.
+    /// The moved limit is final: the search no longer stops early.
+    fn extend_to_full_second(&self, elapsed: u64) -> bool {
+        let end = full_second_end(elapsed, self.network_delay.load(Ordering::Relaxed), self.maximum_ms.load(Ordering::Relaxed));
+        if end < elapsed + 20 {
+            return false;
+        }
+        self.maximum_ms.store(end, Ordering::Relaxed);
+        self.soft.store(false, Ordering::Relaxed);
+        true
     }
 
     /// Node budget and time cap of the df-pn probe at the root. A node-limited search
@@ -246,6 +286,35 @@ mod tests {
             }
         }
         assert_eq!(allocate(&Clock::default(), Color::Black, 1, &o), None);
+    }
+
+    #[test]
+    fn full_seconds_less_the_delay() {
+        assert_eq!(full_second_end(1300, 120, 10_000), 1880);
+        assert_eq!(full_second_end(1950, 120, 10_000), 2880, "1880 is past: the next second");
+        assert_eq!(full_second_end(0, 120, 10_000), 880);
+        assert_eq!(full_second_end(3400, 120, 3500), 3500, "never beyond the maximum");
+    }
+
+    #[test]
+    fn a_search_that_may_stop_goes_on_to_the_full_second() {
+        let opt = TimeOptions { minimum_thinking_time: 0, ..TimeOptions::default() };
+        let tm = TimeManager::new();
+        tm.start_for(&clock(60_000, 60_000, 10_000, 0), false, Color::Black, 30, &opt);
+        assert!(tm.extend_to_full_second(1300));
+        assert_eq!(tm.maximum_ms.load(Ordering::Relaxed), 1880);
+        // With 3 s left the budget's hard limit (192 ms) caps it: a single legal reply
+        // may stop after 2 ms, and goes on to 192 ms instead.
+        let short = clock(3000, 3000, 0, 0);
+        tm.start_for(&short, false, Color::Black, 30, &opt);
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(!tm.stop_after_iteration(0, false, true));
+        assert_eq!(tm.maximum_ms.load(Ordering::Relaxed), 192);
+        assert!(!tm.stop_after_iteration(0, false, true), "the extended search is not cut short");
+        let off = TimeOptions { round_up_to_full_second: false, ..opt };
+        tm.start_for(&short, false, Color::Black, 30, &off);
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(tm.stop_after_iteration(0, false, true));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub mod clock;
 pub mod info;
 pub mod options;
+mod stochastic;
 
 use crate::book::BookSession;
 use crate::core::types::Move;
@@ -110,6 +111,10 @@ pub struct Usi {
     book: BookSession,
     /// A book answer held back until `ponderhit` or `stop` (`go ponder` on a book position).
     pending_book: Option<Vec<String>>,
+    /// The last move of the `position` command (the predicted move under `go ponder`).
+    last_move: Option<Move>,
+    /// A `go ponder` searching the position before the predicted move (`Stochastic_Ponder`).
+    stochastic: Option<stochastic::StochasticPonder>,
 }
 
 impl Default for Usi {
@@ -154,6 +159,8 @@ impl Usi {
             running: None,
             book: BookSession::new(),
             pending_book: None,
+            last_move: None,
+            stochastic: None,
         }
     }
 
@@ -180,6 +187,9 @@ impl Usi {
 
     /// Stops any search and waits for its thread (it prints its bestmove).
     pub fn finish_search(&mut self) {
+        if self.stop_stochastic_ponder() {
+            return;
+        }
         self.release_pending_book();
         if let Some(r) = self.running.take() {
             r.stop();
@@ -215,6 +225,8 @@ impl Usi {
                 Ok(p) => {
                     self.pos = p;
                     self.has_position = true;
+                    let moves = args.iter().position(|&t| t == "moves").map_or(&[][..], |i| &args[i + 1..]);
+                    self.last_move = moves.last().and_then(|t| Move::from_usi(t));
                 }
                 Err(e) => emit(&format!("info string error: {e}")),
             },
@@ -346,8 +358,17 @@ impl Usi {
             }
         }
         self.prepare_table();
+        if limits.ponder && self.engine.config.stochastic_ponder && self.start_stochastic_ponder(&limits) {
+            return;
+        }
+        self.start_search(&limits);
+    }
+
+    /// Starts the search of the current position with `limits` on its own thread (if
+    /// the thread cannot start, answers at once with any legal move).
+    fn start_search(&mut self, limits: &Limits) {
         let sink: Sink = Arc::new(|r: &Report| emit(&info::report_line(r)));
-        match self.engine.start(&self.pos, &limits, sink) {
+        match self.engine.start(&self.pos, limits, sink) {
             Ok(r) => self.running = Some(r),
             Err(e) => {
                 emit(&format!("info string error: cannot start the search thread: {e}"));
@@ -389,6 +410,9 @@ impl Usi {
     }
 
     fn ponderhit(&mut self, args: &[&str]) {
+        if self.stochastic_ponderhit(args) {
+            return;
+        }
         self.release_pending_book();
         let Some(r) = &mut self.running else { return };
         // Optional fresh clock fields.

@@ -39,12 +39,14 @@ const EMBEDDED_NET: &str = "<embedded>";
 const OPTIONS: &[OptDef] = &[
     OptDef { name: "USI_Hash", kind: OptKind::Spin(1, 16384), default: "64" },
     OptDef { name: "USI_Ponder", kind: OptKind::Check, default: "false" },
+    OptDef { name: "Stochastic_Ponder", kind: OptKind::Check, default: "false" },
     OptDef { name: "Threads", kind: OptKind::Spin(1, 64), default: "1" },
     OptDef { name: "MultiPV", kind: OptKind::Spin(1, 64), default: "1" },
     OptDef { name: "NetworkDelay", kind: OptKind::Spin(0, 10000), default: "120" },
     OptDef { name: "NetworkDelay2", kind: OptKind::Spin(0, 10000), default: "120" },
     OptDef { name: "MinimumThinkingTime", kind: OptKind::Spin(0, 60000), default: "20" },
     OptDef { name: "SlowMover", kind: OptKind::Spin(1, 1000), default: "100" },
+    OptDef { name: "RoundUpToFullSecond", kind: OptKind::Check, default: "true" },
     OptDef { name: "EnteringKingRule", kind: OptKind::Combo(ENTERING_KING_VARS), default: "CSARule27" },
     OptDef { name: "ResignValue", kind: OptKind::Spin(0, 99999), default: "99999" },
     OptDef { name: "MaxMovesToDraw", kind: OptKind::Spin(0, 100000), default: "0" },
@@ -56,6 +58,7 @@ const OPTIONS: &[OptDef] = &[
     OptDef { name: "EvalFile", kind: OptKind::Filename, default: EMBEDDED_NET },
     OptDef { name: "EvalDir", kind: OptKind::String, default: EMBEDDED_NET },
     OptDef { name: "FV_SCALE", kind: OptKind::Spin(1, 128), default: "16" },
+    OptDef { name: "SkillLevel", kind: OptKind::Spin(0, 20), default: "20" },
     OptDef { name: "PvInterval", kind: OptKind::Spin(0, 100_000_000), default: "300" },
     OptDef { name: "ConsiderationMode", kind: OptKind::Check, default: "false" },
     OptDef { name: "OutputFailLHPV", kind: OptKind::Check, default: "true" },
@@ -110,6 +113,7 @@ fn set_spin(engine: &mut Engine, name: &str, v: i64) {
         "NodesLimit" => cfg.nodes_limit = v as u64,
         "FV_SCALE" => crate::eval::nnue::yaneuraou::set_fv_scale(v as i32),
         "PvInterval" => cfg.pv_interval_ms = v as u64,
+        "SkillLevel" => cfg.skill_level = v as u32,
         _ => {}
     }
 }
@@ -165,6 +169,8 @@ fn apply(engine: &mut Engine, def: &OptDef, value: &str, searching: bool) -> Res
                 "UseNNUE" => cfg.use_nnue = on,
                 "ConsiderationMode" => cfg.consideration_mode = on,
                 "OutputFailLHPV" => cfg.fail_lh_pv = on,
+                "RoundUpToFullSecond" => cfg.time.round_up_to_full_second = on,
+                "Stochastic_Ponder" => cfg.stochastic_ponder = on,
                 _ => {}
             }
         }
