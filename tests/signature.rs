@@ -59,7 +59,8 @@ fn reports_reach_the_sink_and_end_with_the_best_move() {
     let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = seen.clone();
     let sink: Sink = Arc::new(move |r: &Report| log.lock().unwrap().push(r.clone()));
-    let mut engine = Engine::default();
+    // Every iteration reported (`PvInterval` 0; the default 300 ms holds back all but the last).
+    let mut engine = Engine::new(Config { pv_interval_ms: 0, ..Config::default() }, 64);
     let limits = Limits { depth: Some(4), ..Limits::default() };
     let r = engine.search(&Position::startpos(), &limits, sink);
     let reports = seen.lock().unwrap();
