@@ -167,3 +167,72 @@ fn skill_level_zero_plays_shallow_and_varied_moves() {
     let (_, _, lines) = e.go("depth 6");
     assert_eq!(pv_lines(&lines).iter().filter_map(|l| depth_of(l)).max(), Some(6));
 }
+
+/// ShogiHome's reading of one `option` line (its engine process's `onOption`): the text
+/// after `option ` split on single spaces; at least four words, `name` first and `type`
+/// third, so the name is exactly one word; then `key value` pairs from the fifth word
+/// (`default`, `min`, `max`, `var`), none for a button. Returns (name, type, pairs) or
+/// why ShogiHome would drop the line.
+fn shogihome_option(line: &str) -> Result<(String, String, Vec<(String, String)>), String> {
+    let rest = line.strip_prefix("option ").ok_or("not an option line")?;
+    let args: Vec<&str> = rest.split(' ').collect();
+    if args.len() < 4 || args[0] != "name" || args[2] != "type" {
+        return Err("dropped: needs 'name <one word> type <type>'".into());
+    }
+    let kind = args[3].to_string();
+    let mut pairs = Vec::new();
+    if kind != "button" {
+        let mut i = 4;
+        while i + 1 < args.len() {
+            pairs.push((args[i].to_string(), args[i + 1].to_string()));
+            i += 2;
+        }
+        if i < args.len() {
+            return Err(format!("a word without a value: '{}'", args[i]));
+        }
+    } else if args.len() > 4 {
+        return Err("a button with more words".into());
+    }
+    Ok((args[1].to_string(), kind, pairs))
+}
+
+#[test]
+fn every_option_line_reads_back_through_shogihomes_parser() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.expect(|l| l == "usiok");
+    let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
+    assert!(options.len() >= 30, "{options:?}");
+    let mut names = std::collections::BTreeSet::new();
+    for line in options {
+        let (name, kind, pairs) = shogihome_option(line).unwrap_or_else(|why| panic!("{line}: {why}"));
+        assert!(names.insert(name.clone()), "{name} declared twice");
+        assert!(["check", "spin", "combo", "button", "string", "filename"].contains(&kind.as_str()), "{line}");
+        let values = |key: &str| pairs.iter().filter(|(k, _)| k == key).map(|(_, v)| v.clone()).collect::<Vec<_>>();
+        for (key, value) in &pairs {
+            assert!(["default", "min", "max", "var"].contains(&key.as_str()), "{line}: ShogiHome skips '{key} {value}'");
+            assert!(!value.is_empty(), "{line}: an empty word (two spaces)");
+        }
+        if kind == "button" {
+            continue;
+        }
+        let default = values("default");
+        assert_eq!(default.len(), 1, "{line}: one default");
+        match kind.as_str() {
+            "spin" => {
+                let num = |k: &str| values(k).first().and_then(|v| v.parse::<i64>().ok()).unwrap_or_else(|| panic!("{line}: {k}"));
+                assert!(num("min") <= num("default") && num("default") <= num("max"), "{line}");
+            }
+            "check" => assert!(default[0] == "true" || default[0] == "false", "{line}"),
+            "combo" => assert!(values("var").contains(&default[0]), "{line}: the default is one of the vars"),
+            _ => {}
+        }
+        // The GUI sends the name back as it read it; the engine takes it.
+        if kind != "button" {
+            e.send(&format!("setoption name {name} value {}", default[0]));
+        }
+    }
+    e.send("isready");
+    let answers = e.expect(|l| l == "readyok");
+    assert!(answers.iter().all(|l| !l.contains("error")), "{answers:?}");
+}
