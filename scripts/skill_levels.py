@@ -53,7 +53,7 @@ def main():
     ap.add_argument("--out", required=True, help="folder for games and logs (outside the checkout)")
     ap.add_argument("--games", type=int, default=16, help="games per level and opponent")
     ap.add_argument("--runs", type=int, default=2, help="matches side by side")
-    ap.add_argument("--nodes", type=int, default=20000, help="nodes per move for both sides")
+    ap.add_argument("--nodes", type=int, default=100000, help="nodes per move for both sides (a level uses its share)")
     ap.add_argument("--openings", default=TAYA)
     ap.add_argument("--first", type=int, default=1000, help="first taya36 line (0-based)")
     ap.add_argument("--levels", default=None, help="comma-separated levels (default: all, spread out)")

@@ -1,8 +1,11 @@
-//! Weaker play on purpose (`SkillLevel` 0-19; 20 is full strength), in the way of
-//! Stockfish's skill levels: the search looks at the best few root moves to a depth
-//! that grows with the level, and then picks among them with a handicap that grows as
-//! the level falls: part of each move's deficit to the best is forgiven, and a random
-//! bonus up to a pawn is added. Uses `core` only.
+//! Weaker play on purpose (`SkillLevel` 0-19; 20 is full strength). Each level below
+//! 20 halves the search's budget (time or nodes) every two levels, so that the levels
+//! stand about equally far apart at any time control (level 0 searches a thousandth
+//! of what full strength would); the search looks at the best few root moves, to a
+//! depth of at most 1 + level, and then picks among them in the way of Stockfish's
+//! skill levels, with a handicap that grows as the level falls: part of each move's
+//! deficit to the best is forgiven, and a random bonus up to a pawn is added. Uses
+//! `core` only.
 
 use crate::core::types::{Move, PieceType, PIECE_VALUE};
 use rand::Rng;
@@ -22,6 +25,15 @@ pub fn enabled(level: u32) -> bool {
 pub fn depth(level: u32) -> i32 {
     1 + level.min(MAX_LEVEL) as i32
 }
+
+/// Share of the full search's budget (time or nodes) a search at `level` uses:
+/// 2^-(20 - level)/2, from about 0.001 at level 0 to 0.71 at level 19.
+pub fn budget_share(level: u32) -> f64 {
+    0.5f64.powf((MAX_LEVEL - level.min(MAX_LEVEL)) as f64 / 2.0)
+}
+
+/// Fewest nodes a handicapped search gets, however small its share.
+pub const MIN_NODES: u64 = 64;
 
 /// Picks the move to play at `level` from `scored`, the best root moves with their
 /// scores, best first: each gets back `weakness/128` of its deficit to the best and a

@@ -241,7 +241,8 @@ fn root_moves_of(pos: &Position, limits: &Limits, legal: &MoveList) -> Vec<RootM
 }
 
 /// A search at `SkillLevel` below full strength: the best `skill::CANDIDATES` root
-/// moves to the level's depth, then the handicapped pick among them.
+/// moves, on the level's share of the time or nodes and to its depth at most, then
+/// the handicapped pick among them.
 fn skilled_search(
     shared: &Arc<Shared>,
     pos: &Position,
@@ -252,7 +253,13 @@ fn skilled_search(
     tables: &mut Vec<ThreadTables>,
 ) -> (RootMove, i32) {
     let cfg = Config { multipv: cfg.multipv.max(skill::CANDIDATES), ..cfg.clone() };
-    let limits = Limits { depth: Some(limits.depth_limit(&cfg).min(skill::depth(cfg.skill_level))), ..limits.clone() };
+    let share = skill::budget_share(cfg.skill_level);
+    shared.time.use_share(share);
+    let limits = Limits {
+        depth: Some(limits.depth_limit(&cfg).min(skill::depth(cfg.skill_level))),
+        nodes: limits.node_limit(&cfg).map(|n| ((n as f64 * share) as u64).max(skill::MIN_NODES)),
+        ..limits.clone()
+    };
     let (mut top, depth) = run_workers(shared, pos, &limits, &cfg, out, root_moves, tables);
     let scored: Vec<(Move, i32)> = top.iter().filter(|rm| rm.score != -VALUE_INF).map(|rm| (rm.mv, rm.score)).collect();
     let picked = skill::pick(cfg.skill_level, &scored, &mut SmallRng::from_entropy());

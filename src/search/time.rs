@@ -32,6 +32,9 @@ impl Clock {
 /// answer as under `movetime 1000` rather than search without end.
 pub const UNBOUNDED_CLOCK_MS: u64 = 1000;
 
+/// `TimeManager`'s share of the budget when it uses all of it.
+const FULL_SHARE_PPM: u64 = 1_000_000;
+
 /// Options that shape the allocation.
 #[derive(Clone, Debug)]
 pub struct TimeOptions {
@@ -141,6 +144,8 @@ pub struct TimeManager {
     /// `RoundUpToFullSecond` for this search, and the delay it leaves.
     round_up: AtomicBool,
     network_delay: AtomicU64,
+    /// Share of every budget this search uses, in millionths (`SkillLevel`).
+    share_ppm: AtomicU64,
 }
 
 impl Default for TimeManager {
@@ -161,6 +166,7 @@ impl TimeManager {
             maximum_ms: AtomicU64::new(0),
             round_up: AtomicBool::new(false),
             network_delay: AtomicU64::new(0),
+            share_ppm: AtomicU64::new(FULL_SHARE_PPM),
         }
     }
 
@@ -174,8 +180,9 @@ impl TimeManager {
         self.start_ms.store(self.base.elapsed().as_millis() as u64, Ordering::Relaxed);
         match b {
             Some(b) => {
-                self.optimum_ms.store(b.optimum, Ordering::Relaxed);
-                self.maximum_ms.store(b.maximum, Ordering::Relaxed);
+                let share = |ms: u64| (ms as u128 * self.share_ppm.load(Ordering::Relaxed) as u128 / FULL_SHARE_PPM as u128).max(1) as u64;
+                self.optimum_ms.store(share(b.optimum), Ordering::Relaxed);
+                self.maximum_ms.store(share(b.maximum), Ordering::Relaxed);
                 self.soft.store(b.soft, Ordering::Relaxed);
                 self.timed.store(true, Ordering::Relaxed);
             }
@@ -183,11 +190,27 @@ impl TimeManager {
         }
     }
 
+    /// Uses only `share` (0 to 1) of the budget, now and at a later restart
+    /// (`ponderhit`): a weaker `SkillLevel`. A search under the rounding to full
+    /// seconds is not rounded up (it would give the time back).
+    pub fn use_share(&self, share: f64) {
+        let ppm = (share.clamp(0.0, 1.0) * FULL_SHARE_PPM as f64) as u64;
+        let old = self.share_ppm.swap(ppm.max(1), Ordering::Relaxed);
+        for limit in [&self.optimum_ms, &self.maximum_ms] {
+            let ms = limit.load(Ordering::Relaxed) as u128 * ppm as u128 / old.max(1) as u128;
+            limit.store((ms as u64).max(1), Ordering::Relaxed);
+        }
+        if ppm < FULL_SHARE_PPM {
+            self.round_up.store(false, Ordering::Relaxed);
+        }
+    }
+
     /// Restarts the clock with the budget `clock` gives `us` (none when `infinite`);
     /// used at `go` and `ponderhit`.
     pub fn start_for(&self, clock: &Clock, infinite: bool, us: Color, game_ply: u32, opt: &TimeOptions) {
         let b = if infinite { None } else { allocate(clock, us, game_ply, opt) };
-        self.round_up.store(opt.round_up_to_full_second, Ordering::Relaxed);
+        let partial = self.share_ppm.load(Ordering::Relaxed) < FULL_SHARE_PPM;
+        self.round_up.store(opt.round_up_to_full_second && !partial, Ordering::Relaxed);
         self.network_delay.store(opt.network_delay, Ordering::Relaxed);
         self.start(b);
     }
@@ -315,6 +338,20 @@ mod tests {
         tm.start_for(&short, false, Color::Black, 30, &off);
         std::thread::sleep(Duration::from_millis(5));
         assert!(tm.stop_after_iteration(0, false, true));
+    }
+
+    #[test]
+    fn a_share_of_the_budget_holds_after_a_restart() {
+        let tm = TimeManager::new();
+        let opt = TimeOptions::default();
+        let byoyomi = clock(0, 0, 1000, 0);
+        tm.start_for(&byoyomi, false, Color::Black, 30, &opt);
+        assert_eq!(tm.maximum_ms.load(Ordering::Relaxed), 880);
+        tm.use_share(0.25);
+        assert_eq!(tm.maximum_ms.load(Ordering::Relaxed), 220);
+        tm.start_for(&byoyomi, false, Color::Black, 31, &opt);
+        assert_eq!(tm.maximum_ms.load(Ordering::Relaxed), 220, "ponderhit restarts with the same share");
+        assert!(!tm.round_up.load(Ordering::Relaxed), "no rounding up to the full second");
     }
 
     #[test]
