@@ -2,7 +2,8 @@
 //! the transposition table, each search thread's histories and mate table) and the
 //! ways to search with it: in the background (`start`, for the USI loop, with
 //! `ponderhit` and `stop`), to completion (`search`, for `bench`, data generation and
-//! tests) and the tsume solver (`start_mate`). Callers get results and reports
+//! tests) and the tsume solver (`start_mate`, whose solver and table are kept warm
+//! between `go mate` commands and given back when a game or a normal search starts). Callers get results and reports
 //! through a `Sink`; the engine prints nothing. Uses `search`, `mate` and `position`.
 
 use crate::mate::{self, MateResult, Stats};
@@ -32,6 +33,8 @@ pub struct Engine {
     tt: Option<Arc<TranspositionTable>>,
     tt_mb: usize,
     tables: Arc<Mutex<Vec<ThreadTables>>>,
+    /// The tsume solver kept between `go mate` commands, with its table's size in MiB.
+    mate_solver: Arc<Mutex<Option<(usize, mate::Solver)>>>,
 }
 
 /// The network options and the file they chose: `EvalFile` (a file) wins over
@@ -107,7 +110,7 @@ impl Default for Engine {
 impl Engine {
     /// An engine with `config` and a hash table of `hash_mb` MiB (allocated on first use).
     pub fn new(config: Config, hash_mb: usize) -> Engine {
-        Engine { config, network: NetworkSource::default(), hash_mb, tt: None, tt_mb: 0, tables: Arc::new(Mutex::new(Vec::new())) }
+        Engine { config, network: NetworkSource::default(), hash_mb, tt: None, tt_mb: 0, tables: Arc::new(Mutex::new(Vec::new())), mate_solver: Arc::new(Mutex::new(None)) }
     }
 
     /// Hash size in MiB for the next table.
@@ -154,6 +157,15 @@ impl Engine {
         if let Ok(mut t) = self.tables.lock() {
             t.clear();
         }
+        self.release_mate_solver();
+    }
+
+    /// Frees the tsume solver's table kept since the last `go mate` (a game's searches
+    /// need the memory more); skipped while a solve holds it.
+    pub fn release_mate_solver(&mut self) {
+        if let Ok(mut s) = self.mate_solver.try_lock() {
+            *s = None;
+        }
     }
 
     fn shared_for(&mut self, pos: &Position, limits: &Limits) -> Arc<Shared> {
@@ -177,6 +189,7 @@ impl Engine {
 
     /// Starts searching `pos` on its own thread; the best move goes to `sink`.
     pub fn start(&mut self, pos: &Position, limits: &Limits, sink: Sink) -> std::io::Result<Running> {
+        self.release_mate_solver();
         let shared = self.shared_for(pos, limits);
         let (sh, p, lim, cfg, tables) = (shared.clone(), pos.clone(), limits.clone(), self.config.clone(), self.tables.clone());
         let handle = std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
@@ -210,7 +223,9 @@ impl Engine {
 
     /// Starts the tsume solver on `pos` on its own thread (hash of the engine's size,
     /// `limit` of time); `progress` hears how it stands every `MATE_PROGRESS_EVERY`,
-    /// `done` gets the answer when it ends or is stopped.
+    /// `done` gets the answer when it ends or is stopped. The solver is made on the
+    /// first call (or when the hash size changed) and kept for the next: its table is
+    /// then cleared by a new generation, not zeroed (see `mate::solve_warm`).
     pub fn start_mate(
         &mut self,
         pos: &Position,
@@ -220,10 +235,22 @@ impl Engine {
     ) -> std::io::Result<Running> {
         let shared = Arc::new(Shared::new(self.table().0, 1));
         let (flag, p, hash_mb, conventions) = (shared.clone(), pos.clone(), self.hash_mb, self.config.tsume_conventions);
-        let handle = std::thread::Builder::new().name("mate".into()).spawn(move || {
+        let solvers = self.mate_solver.clone();
+        let handle = std::thread::Builder::new().name("mate".into()).stack_size(mate::DEEP_STACK).spawn(move || {
             let progress = Some((progress, MATE_PROGRESS_EVERY));
-            let nodes = limit.nodes.unwrap_or(u64::MAX);
-            let (r, st) = mate::solve_with_stats(&p, limit.time, nodes, &flag.stop, hash_mb, conventions, progress);
+            let mut guard = match solvers.lock() {
+                Ok(g) => g,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            if guard.as_ref().is_none_or(|(mb, _)| *mb != hash_mb) {
+                *guard = None; // free the old table first
+                *guard = Some((hash_mb, mate::Solver::new(hash_mb)));
+            }
+            let (r, st) = match guard.as_mut() {
+                Some((_, solver)) => mate::solve_warm(solver, &p, limit, &flag.stop, conventions, progress),
+                None => (MateResult::Timeout, Stats::default()),
+            };
+            drop(guard);
             flag.answered.store(true, Ordering::Release);
             done(r, st);
         })?;

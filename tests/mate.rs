@@ -573,3 +573,120 @@ fn usi_go_mate_shows_the_line_it_works_on_and_then_the_proved_mate() {
     assert_legal_line(ZUKO_29, &pv_moves(last), last);
     e.send("quit");
 }
+
+/// Gen-3ply-1 (mate in 3 by N*2c 1a1b S*2a), for the defender-to-move tests.
+const MATE3: &str = "6s1k/6+P2/8n/6+P2/9/9/9/9/K8 b SNP2r2b4g2s2n4l15p 1";
+
+/// `MATE3` after the attacker's check `m`: the defender to move, in check.
+fn after_check(m: &str) -> Position {
+    hisha::init();
+    let mut p = Position::from_sfen(MATE3).expect("sfen");
+    p.do_move(p.parse_usi_move(m).expect("legal"));
+    assert!(p.in_check(), "{m} gives no check");
+    p
+}
+
+/// The shortest mate in plies after each reply of `pos` (the defender to move), by
+/// the attacker's solve; `None` for a reply that escapes.
+fn mate_after_each_reply(pos: &Position) -> Vec<(Move, Option<usize>)> {
+    let stop = AtomicBool::new(false);
+    legal_moves(pos)
+        .iter()
+        .map(|&r| {
+            let mut q = pos.clone();
+            q.do_move(r);
+            let mut solver = Solver::new(16);
+            match solver.solve(&q, None, &stop, 2_000_000) {
+                MateResult::Mate(line) => {
+                    assert!(solver.stats.exact, "{r}: not proved shortest");
+                    (r, Some(line.len()))
+                }
+                MateResult::NoMate => (r, None),
+                MateResult::Timeout => panic!("{r}: undecided"),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn defender_to_move_in_check_answers_its_best_reply_and_the_mate_after_it() {
+    let stop = AtomicBool::new(false);
+    for check in ["N*2c", "S*2b"] {
+        let pos = after_check(check);
+        let replies = mate_after_each_reply(&pos);
+        assert!(replies.iter().all(|(_, l)| l.is_some()), "{check}: a reply escapes: {replies:?}");
+        let longest = replies.iter().filter_map(|&(_, l)| l).max().expect("replies") + 1;
+        let mut solver = Solver::new(16);
+        let MateResult::Mate(line) = solver.solve_problem(&pos, None, &stop, 2_000_000) else { panic!("{check}: no mate") };
+        let st = solver.stats;
+        assert!(mate::is_defended_mating_line(&pos, &line), "{check}: {line:?}");
+        assert_eq!(line.len(), longest, "{check}: not the most resisting reply: {line:?}, replies {replies:?}");
+        assert!(st.defender_first && st.exact && st.length as usize == longest && st.mate_within as usize == longest, "{check}: {st:?}");
+        // The reply shown is one of those that last longest.
+        assert!(replies.contains(&(line[0], Some(longest - 1))), "{check}: {line:?}");
+        let note = mate_length_note(&MateResult::Mate(line.clone()), &st).expect("note");
+        assert_eq!(note, format!("mated in {longest} plies, the defender's reply first, proved shortest"));
+    }
+    // Only the reply and the mate: N*2c is answered by 1a1b, then S*2a.
+    let mut solver = Solver::new(16);
+    let r = solver.solve_problem(&after_check("N*2c"), None, &stop, 100_000);
+    assert_eq!(checkmate_line(&r), "checkmate 1a1b S*2a");
+}
+
+#[test]
+fn defender_to_move_with_a_reply_that_escapes_is_no_mate() {
+    hisha::init();
+    // Black's rook checks from 8b's file: 8b7a is mated (G*7b), 8b9b escapes.
+    let pos = Position::from_sfen("2G6/Rk7/9/1G7/1G7/9/9/9/8K w Gr2b4s4n4l18p 2").expect("sfen");
+    assert!(pos.in_check());
+    let replies = mate_after_each_reply(&pos);
+    assert!(replies.iter().any(|(_, l)| l.is_some()) && replies.iter().any(|(_, l)| l.is_none()), "{replies:?}");
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(16);
+    assert_eq!(solver.solve_problem(&pos, None, &stop, 2_000_000), MateResult::NoMate);
+    // Mated already: no reply to give, no mate to show.
+    let mated = Position::from_sfen("4k4/9/9/9/9/9/8p/8g/8K b - 1").expect("sfen");
+    assert_eq!(Solver::new(1).solve_problem(&mated, None, &stop, 1000), MateResult::NoMate);
+    // The attacker's solve of the same position (the playing search's) is unchanged:
+    // the side to move attacks even in check.
+    assert_ne!(Solver::new(16).solve(&pos, None, &stop, 2_000_000), MateResult::Timeout);
+}
+
+#[test]
+fn usi_go_mate_with_the_defender_to_move() {
+    let mut e = common::Engine::ready();
+    e.send(&format!("position sfen {MATE3} moves S*2b"));
+    e.send("go mate 10000");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    let answer = l.last().cloned().unwrap_or_default();
+    let moves: Vec<&str> = answer.split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 12, "{l:?}");
+    let pos = after_check("S*2b");
+    let line: Vec<Move> = moves.iter().map(|m| Move::from_usi(m).expect("move")).collect();
+    assert!(mate::is_defended_mating_line(&pos, &line), "{answer}");
+    // The score is the side to move's: being mated.
+    assert!(l.iter().any(|x| x.starts_with("info time ") && x.contains(" score mate -12 pv ")), "{l:?}");
+    e.send("position sfen 2G6/Rk7/9/1G7/1G7/9/9/9/8K w Gr2b4s4n4l18p 2");
+    e.send("go mate 10000");
+    let l = e.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(l.last().map(String::as_str), Some("checkmate nomate"));
+    e.send("quit");
+}
+
+/// The quick mate-in-1 and mate-in-3 answers are the shortest, with the statistics
+/// of a proved length, and the solver gives the same answers again after its table
+/// is cleared (as `go mate` reuses it).
+#[test]
+fn quick_short_mates_and_a_reused_solver() {
+    let mut solver = Solver::new(16);
+    for _ in 0..2 {
+        for p in load("mate_short.txt").into_iter().filter(|p| p.plies <= 5) {
+            solver.clear_table();
+            let pos = Position::from_sfen(&p.sfen).expect("sfen");
+            let MateResult::Mate(line) = solver.solve(&pos, None, &AtomicBool::new(false), 2_000_000) else { panic!("{}", p.label) };
+            assert_mating_line(&p.sfen, &line, &p.label);
+            assert_eq!(line.len(), p.plies, "{}", p.label);
+            assert!(solver.stats.exact && solver.stats.length as usize == p.plies, "{}", p.label);
+        }
+    }
+}

@@ -5,5 +5,4 @@
 pub mod bench;
 pub mod makebook;
 pub mod mate;
-pub mod mate_alt;
 pub mod perft;

@@ -33,7 +33,7 @@ impl Polish {
     }
 
     /// Why work under this plan ended early.
-    fn reason(&self, stop: &AtomicBool, at: Option<Instant>) -> &'static str {
+    pub(super) fn reason(&self, stop: &AtomicBool, at: Option<Instant>) -> &'static str {
         if stop.load(Ordering::Relaxed) {
             "stopped"
         } else if at.is_some_and(|d| Instant::now() >= d) {
@@ -337,7 +337,7 @@ impl Solver {
     }
 
     /// The exact value of an AND node known to be mated within `len`.
-    fn exact_and_value(&mut self, pos: &mut Position, len: u16, ctx: &mut PvCtx) -> Option<u16> {
+    pub(super) fn exact_and_value(&mut self, pos: &mut Position, len: u16, ctx: &mut PvCtx) -> Option<u16> {
         let mut l = len;
         while l >= 2 {
             match self.ask(pos, l - 2, false, ctx.stop, ctx.deadline, ctx.max_nodes) {
@@ -358,7 +358,7 @@ impl Solver {
     /// nodes, so they ignore `stop` (the caller has already been stopped once).
     /// `greedy_line` within `bound` plies (a proved mate length), so that the line is
     /// no longer than the proved bound; without the bound if that finds none.
-    fn bounded_greedy_line(&mut self, pos: &mut Position, max_nodes: u64, bound: u16) -> Vec<Move> {
+    pub(super) fn bounded_greedy_line(&mut self, pos: &mut Position, max_nodes: u64, bound: u16) -> Vec<Move> {
         let line = self.greedy_line(pos, max_nodes, bound);
         if line.is_empty() && bound < MAX_DEPTH {
             self.greedy_line(pos, max_nodes, MAX_DEPTH)

@@ -24,8 +24,10 @@
 //! Files: `keys` (hand arithmetic, salted keys), `table` (the transposition table),
 //! `dfpn` (the proof-number search), `line` (shortest mate and solution line), `futile`
 //! (futile interpositions, for the composers' conventions: `Conventions`), `pv` (the
-//! line a running solve is working on, for its progress reports); this file holds
-//! the `Solver` front end and the `Progress` it reports on long solves.
+//! line a running solve is working on, for its progress reports), `quick` (mate in 1
+//! and 3 by a direct search, before df-pn), `defender` (a root where the defender is
+//! to move, in check); this file holds the `Solver` front end and the `Progress` it
+//! reports on long solves.
 //! Uses `core`, `position` and `movegen`.
 
 use crate::core::attacks::between;
@@ -36,12 +38,13 @@ use crate::core::zobrist;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-pub mod alt; // alternative mates (余詰): `hisha mate --alt`
+mod defender;
 mod dfpn;
 mod futile;
 mod keys;
 mod line;
 mod pv;
+mod quick;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -52,6 +55,7 @@ use line::Polish;
 use pv::LineRoot;
 use table::*;
 
+pub use defender::is_defended_mating_line;
 pub use line::is_mating_line;
 pub use pv::{legal_prefix, MAX_PV_PLIES};
 
@@ -91,12 +95,14 @@ pub enum Conventions {
 }
 
 impl Conventions {
-    /// Whether a problem with the attacker to move in `pos` is solved by them.
+    /// Whether the problem `pos` is solved by them. The attacker is the side to move,
+    /// or its opponent when the side to move is in check (the defender to move).
     pub fn applies_to(self, pos: &Position) -> bool {
+        let attacker = if pos.in_check() { pos.side_to_move().flip() } else { pos.side_to_move() };
         match self {
             Conventions::On => true,
             Conventions::Off => false,
-            Conventions::Auto => !pos.has_king(pos.side_to_move()),
+            Conventions::Auto => !pos.has_king(attacker),
         }
     }
 }
@@ -126,6 +132,9 @@ pub struct Stats {
     pub length: u16,
     /// Whether the solve followed the composers' conventions.
     pub conventions: bool,
+    /// Whether the root had the defender to move (in check): the line then starts
+    /// with the defender's reply and its length counts that reply.
+    pub defender_first: bool,
 }
 
 
@@ -268,12 +277,41 @@ impl Solver {
         }
     }
 
-    /// Solves `pos` (attacker = side to move) within the limits.
+    /// Forgets every result in the table at once (its memory is not touched; see
+    /// `MateTable::clear`), so that the next solve depends on its problem alone.
+    pub fn clear_table(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Solves the problem `pos` as `go mate` and `hisha mate` pose it: the side to
+    /// move attacks, or, when it is in check, defends (see `defender`; `stats.
+    /// defender_first` says which). The playing search, whose side to move always
+    /// attacks, calls `solve`.
+    pub fn solve_problem(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64) -> MateResult {
+        if pos.in_check() {
+            self.solve_defender(pos, time_limit, stop, max_nodes)
+        } else {
+            self.solve(pos, time_limit, stop, max_nodes)
+        }
+    }
+
+    /// Solves `pos` (attacker = side to move) within the limits. Mates in 1 and 3 are
+    /// answered by a direct search first (see `quick`).
     pub fn solve(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64) -> MateResult {
         let start = Instant::now();
+        self.stats = Stats { conventions: self.conventions, ..Stats::default() };
+        if let Some(line) = self.quick_solve(&mut pos.clone(), max_nodes) {
+            self.stats.seconds = start.elapsed().as_secs_f64();
+            return MateResult::Mate(line);
+        }
+        self.solve_attacker(pos, start, time_limit, stop, max_nodes)
+    }
+
+    /// `solve` by df-pn, the attacker to move in `pos`; `start`: when the solve began
+    /// (its `stats` already started, quick tries counted).
+    fn solve_attacker(&mut self, pos: &Position, start: Instant, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64) -> MateResult {
         self.started = start;
         self.next_report = start + self.progress.as_ref().map_or(Duration::ZERO, |p| p.1);
-        self.stats = Stats { conventions: self.conventions, ..Stats::default() };
         self.budget = u64::MAX;
         let deadline = time_limit.map(|t| start + t);
         self.line_root = self.progress.is_some().then(|| LineRoot::new(pos));
@@ -282,7 +320,7 @@ impl Solver {
         // when it does by the rules, and within the same length, and the plain search
         // has no futility tests to pay for. The conventions shorten it afterwards.
         let conventions = std::mem::replace(&mut self.conventions, false);
-        let first = self.ask(&mut p, MAX_DEPTH, true, stop, deadline, max_nodes);
+        let first = self.ask(&mut p, MAX_DEPTH, true, stop, deadline, max_nodes.saturating_sub(self.stats.nodes));
         self.conventions = conventions;
         let res = match first {
             Answer::No => MateResult::NoMate,
@@ -351,7 +389,8 @@ pub struct MateLimits {
     pub nodes: Option<u64>,
 }
 
-/// Like `solve`, also returning the search statistics, with `progress` (if any) as
+/// Like `solve`, but of the problem as `Solver::solve_problem` poses it (a side to
+/// move in check defends), also returning the search statistics, with `progress` (if any) as
 /// the progress sink. The deep stack is reserved before the table, so that a table as
 /// large as memory allows still leaves room for it.
 pub fn solve_with_stats(
@@ -369,21 +408,41 @@ pub fn solve_with_stats(
         if let Some((sink, every)) = progress {
             solver.set_progress(sink, every);
         }
-        let r = solver.solve(pos, time_limit, stop, max_nodes);
+        let r = solver.solve_problem(pos, time_limit, stop, max_nodes);
         (r, solver.stats)
     })
     .unwrap_or((MateResult::Timeout, Stats::default()))
 }
 
+/// `solve` with a solver kept between calls (`go mate` keeps one warm): its table is
+/// cleared first without being zeroed, the conventions and the progress sink are set
+/// for this problem. Runs on the caller's thread, whose stack must be `DEEP_STACK`.
+pub fn solve_warm(
+    solver: &mut Solver,
+    pos: &Position,
+    limits: MateLimits,
+    stop: &AtomicBool,
+    conventions: Conventions,
+    progress: Option<(ProgressSink, Duration)>,
+) -> (MateResult, Stats) {
+    solver.clear_table();
+    solver.set_conventions(conventions.applies_to(pos));
+    solver.progress = progress;
+    let r = solver.solve_problem(pos, limits.time, stop, limits.nodes.unwrap_or(u64::MAX));
+    solver.progress = None;
+    (r, solver.stats)
+}
+
 impl Solver {
-    /// `solve` on a helper thread with a large stack (deep problems recurse deeply).
+    /// `solve_problem` on a helper thread with a large stack (deep problems recurse
+    /// deeply).
     pub fn solve_deep(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool) -> MateResult {
-        on_deep_stack(|| self.solve(pos, time_limit, stop, u64::MAX)).unwrap_or(MateResult::Timeout)
+        on_deep_stack(|| self.solve_problem(pos, time_limit, stop, u64::MAX)).unwrap_or(MateResult::Timeout)
     }
 }
 
 /// Stack of the solver's thread: room for the deepest recursion `MAX_DEPTH` allows.
-const DEEP_STACK: usize = 512 << 20;
+pub const DEEP_STACK: usize = 512 << 20;
 
 /// Runs `f` on a helper thread with `DEEP_STACK`; `None` if that thread cannot be
 /// started (or panicked).

@@ -1,7 +1,8 @@
 //! The solver's transposition table: buckets of entries keyed by board key and
 //! attacker hand, with proofs and disproofs shared between hands by superiority, its
-//! garbage collection (the cheapest half goes when it is nearly full), and `Res`, the
-//! value of a node. Uses `keys`.
+//! garbage collection (the cheapest half goes when it is nearly full), its clearing
+//! by generations (so that one table serves many solves without being zeroed), and
+//! `Res`, the value of a node. Uses `keys`.
 
 use super::*;
 
@@ -41,48 +42,101 @@ fn worth(e: &Entry) -> u32 {
 }
 
 /// Eight slots: their keys first, in one cache line, so that a probe reads the data
-/// of matching slots only (one or two cache lines instead of four).
+/// of matching slots only (one or two cache lines instead of four), then the
+/// generation the bucket belongs to (in what was padding: still 256 bytes).
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Bucket {
     keys: [u64; BUCKET],
     entries: [Entry; BUCKET],
+    /// The table generation that wrote this bucket; a bucket of another generation is
+    /// empty (see `MateTable::clear`).
+    generation: u32,
 }
 
-/// About `n` empty buckets from zeroed memory: when memory is short, half as many,
-/// and so on down to one (never an abort).
-fn zeroed_buckets(n: usize) -> Vec<Bucket> {
+/// The buckets' memory: zeroed by the allocator's zeroing path, aligned to 64 bytes
+/// by hand. `std::alloc::alloc_zeroed` with the buckets' own alignment (64, above
+/// what `calloc` guarantees) allocates and then writes zeros over every byte, which
+/// touched every page of a 64 MiB table (about 80 ms per `go mate`); asked with an
+/// alignment of 16 it calls `calloc`, whose fresh pages are zero already and are
+/// only mapped when used.
+struct BucketMem {
+    buckets: *mut Bucket,
+    len: usize,
+    base: *mut u8,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: `BucketMem` owns its allocation alone (like a `Vec<Bucket>`).
+unsafe impl Send for BucketMem {}
+// SAFETY: shared access only reads (through `Deref`), as for a `Vec<Bucket>`.
+unsafe impl Sync for BucketMem {}
+
+impl BucketMem {
+    /// Exactly `n` empty buckets, or `None` if the allocator refuses.
+    fn zeroed(n: usize) -> Option<BucketMem> {
+        let size = n.max(1).checked_mul(std::mem::size_of::<Bucket>())?.checked_add(64)?;
+        let layout = std::alloc::Layout::from_size_align(size, 16).ok()?;
+        // SAFETY: the layout has a nonzero size. A null pointer (refused) is never
+        // used. The buckets start at the first 64-byte boundary at most 48 bytes in,
+        // so `n` of them fit in the `size` bytes allocated. `Bucket` is `repr(C)` and
+        // made only of integers (`Hand` wraps a u32), so all-zero bytes are a valid
+        // value: empty slots of generation 0.
+        unsafe {
+            let base = std::alloc::alloc_zeroed(layout);
+            if base.is_null() {
+                return None;
+            }
+            let buckets = base.add(base.align_offset(64)) as *mut Bucket;
+            Some(BucketMem { buckets, len: n.max(1), base, layout })
+        }
+    }
+}
+
+impl std::ops::Deref for BucketMem {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `len` initialised buckets from `buckets` on (see `zeroed`).
+        unsafe { std::slice::from_raw_parts(self.buckets, self.len) }
+    }
+}
+
+impl std::ops::DerefMut for BucketMem {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        // SAFETY: as in `deref`; `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.buckets, self.len) }
+    }
+}
+
+impl Drop for BucketMem {
+    fn drop(&mut self) {
+        // SAFETY: `base` came from `alloc_zeroed` with exactly this layout.
+        unsafe { std::alloc::dealloc(self.base, self.layout) }
+    }
+}
+
+/// About `n` empty buckets: when memory is short, half as many, and so on down to
+/// one.
+fn zeroed_buckets(n: usize) -> BucketMem {
     let mut n = n.max(1);
     loop {
-        if let Some(v) = try_zeroed_buckets(n) {
+        if let Some(v) = BucketMem::zeroed(n) {
             return v;
         }
         if n <= 1 {
-            return vec![Bucket::default(); 1];
+            std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>());
         }
         n /= 2;
     }
 }
 
-/// Exactly `n` empty buckets from zeroed memory, or `None` if the allocator refuses.
-fn try_zeroed_buckets(n: usize) -> Option<Vec<Bucket>> {
-    let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;
-    // SAFETY: `Bucket` is `repr(C)` and made only of integers (`Hand` wraps a u32), so
-    // all-zero bytes are a valid value (empty slots). The pointer comes from the
-    // global allocator with exactly this layout (the alignment included), as
-    // `Vec::from_raw_parts` requires, and a null pointer (refused allocation) is never
-    // wrapped. Measured: filling a 256 MiB table with `vec![...; n]` touched every
-    // page and cost about 0.13 s of system time per `go mate`; zeroed pages are only
-    // mapped when used.
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout) as *mut Bucket;
-        (!p.is_null()).then(|| Vec::from_raw_parts(p, n, n))
-    }
-}
-
 /// The solver's transposition table (buckets of 8 slots, 256 bytes, cache aligned).
+/// `clear` empties it at once by starting a new generation: each bucket is emptied
+/// when it is next written, so a table can serve many solves without being zeroed.
 pub struct MateTable {
-    buckets: Vec<Bucket>,
+    buckets: BucketMem,
+    /// The current generation: buckets of others are empty.
+    generation: u32,
 }
 
 impl MateTable {
@@ -99,7 +153,23 @@ impl MateTable {
 
     /// A table of `buckets` buckets, or of what the allocation fallback gave.
     fn with_buckets(buckets: usize) -> MateTable {
-        MateTable { buckets: zeroed_buckets(buckets) }
+        MateTable { buckets: zeroed_buckets(buckets), generation: 0 }
+    }
+
+    /// Empties the table without touching its memory: a new generation starts (once
+    /// in 2^32 clears, when the count wraps, the buckets are really zeroed).
+    pub(super) fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
+        }
+    }
+
+    /// The bucket of `key` when it belongs to the current generation.
+    #[inline]
+    fn live(&self, key: u64) -> Option<&Bucket> {
+        let b = &self.buckets[self.bucket(key)];
+        (b.generation == self.generation).then_some(b)
     }
 
     #[inline]
@@ -117,8 +187,8 @@ impl MateTable {
     /// Looks a node up for a search that has `depth` plies left.
     #[inline]
     pub(super) fn probe(&self, key: u64, hand: Hand, depth: u16) -> Res {
-        let bucket = &self.buckets[self.bucket(key)];
         let mut res = Res::unknown(1, 1);
+        let Some(bucket) = self.live(key) else { return res };
         let mut best_len = NO_LEN;
         let mut best_dd = 0u16;
         for (k, e) in bucket.keys.iter().zip(&bucket.entries) {
@@ -158,7 +228,7 @@ impl MateTable {
         if r.pn == 0 || r.dn == 0 {
             return Some(r);
         }
-        let bucket = &self.buckets[self.bucket(key)];
+        let Some(bucket) = self.live(key) else { return None };
         let held = bucket.keys.iter().zip(&bucket.entries).any(|(k, e)| *k == key && e.amount > 0 && e.hand == hand && e.pn > 0 && e.dn > 0 && e.pn < INF && e.dn < INF);
         held.then_some(r)
     }
@@ -166,7 +236,7 @@ impl MateTable {
     /// Slots in use per mille, from a sample of the first buckets (as USI's `hashfull`).
     pub(super) fn hashfull(&self) -> u32 {
         let sample = &self.buckets[..self.buckets.len().min(HASHFULL_SAMPLE)];
-        let used: usize = sample.iter().map(|b| b.entries.iter().filter(|e| e.amount > 0).count()).sum();
+        let used: usize = sample.iter().filter(|b| b.generation == self.generation).map(|b| b.entries.iter().filter(|e| e.amount > 0).count()).sum();
         (used * 1000 / (sample.len() * BUCKET)) as u32
     }
 
@@ -180,6 +250,7 @@ impl MateTable {
         }
         let mut worths: Vec<u32> = self.buckets[..self.buckets.len().min(GC_SAMPLE)]
             .iter()
+            .filter(|b| b.generation == self.generation)
             .flat_map(|b| b.entries.iter().filter(|e| e.amount > 0).map(worth))
             .collect();
         if worths.is_empty() {
@@ -187,7 +258,8 @@ impl MateTable {
         }
         let mid = worths.len() / 2;
         let cut = *worths.select_nth_unstable(mid).1;
-        for b in &mut self.buckets {
+        let generation = self.generation;
+        for b in self.buckets.iter_mut().filter(|b| b.generation == generation) {
             for (k, e) in b.keys.iter_mut().zip(&mut b.entries) {
                 if e.amount > 0 && worth(e) <= cut {
                     *k = 0;
@@ -201,7 +273,11 @@ impl MateTable {
     #[inline]
     fn slot(&mut self, key: u64, hand: Hand) -> &mut Entry {
         let b = self.bucket(key);
+        let generation = self.generation;
         let bucket = &mut self.buckets[b];
+        if bucket.generation != generation {
+            *bucket = Bucket { generation, ..Bucket::default() };
+        }
         let mut victim = 0;
         let mut victim_amount = u32::MAX;
         for i in 0..BUCKET {
@@ -314,5 +390,26 @@ mod tests {
             assert_eq!((gone.pn, gone.dn), (1, 1), "an unresolved node in bucket {j} kept");
         }
         assert!(!t.collect_garbage(), "a table an eighth full is not collected");
+    }
+
+    #[test]
+    fn a_cleared_table_is_empty_and_takes_new_entries() {
+        let mut t = MateTable::with_buckets(HASHFULL_SAMPLE);
+        let key = 0x1234_5678_9abc_def0u64;
+        t.store_proof(key, pawns(1), 5, 10);
+        t.store_unknown(key ^ 1, pawns(2), 3, 4, 1);
+        assert_eq!(t.probe(key, pawns(2), 9).pn, 0);
+        assert!(t.hashfull() > 0);
+        t.clear();
+        assert_eq!(t.hashfull(), 0);
+        let r = t.probe(key, pawns(2), 9);
+        assert_eq!((r.pn, r.dn), (1, 1), "a proof survived the clear");
+        assert!(t.probe_known(key ^ 1, pawns(2), 9).is_none());
+        // Written again, the bucket holds the new entry only.
+        t.store_disproof(key, pawns(3), DEPTH_INF, 1);
+        assert_eq!(t.probe(key, pawns(1), 9).dn, 0);
+        assert_eq!(t.probe(key, pawns(4), 9).pn, 1, "an old proof came back");
+        // The buckets are aligned to their cache lines.
+        assert_eq!(t.buckets.as_ptr() as usize % 64, 0);
     }
 }

@@ -119,13 +119,19 @@ pub fn mate_progress_pv(p: &Progress, last: &mut (Vec<Move>, bool)) -> Option<St
 /// printed before its `checkmate`: `N` is the number of plies of the line shown (the
 /// plies to the mate on the board; under the composers' conventions they include the
 /// futile interpositions, which the `info string` note leaves out of its count), and
-/// `mate +` when the line is not proved shortest. `None` for other answers.
+/// `mate +` when the line is not proved shortest; negative (`mate -N`, `mate -`) when
+/// the side to move defends (the line starts with its reply). `None` for other answers.
 pub fn mate_final_pv(r: &MateResult, st: &Stats) -> Option<String> {
     let MateResult::Mate(line) = r else { return None };
     if line.is_empty() {
         return None;
     }
-    let score = if st.exact { format!("mate {}", line.len()) } else { "mate +".to_string() };
+    let sign = if st.defender_first { "-" } else { "" };
+    let score = match (st.exact, st.defender_first) {
+        (true, _) => format!("mate {sign}{}", line.len()),
+        (false, true) => "mate -".to_string(),
+        (false, false) => "mate +".to_string(),
+    };
     Some(format!(
         "info time {} nodes {} nps {} score {score} pv {}",
         (st.seconds * 1000.0) as u64,
@@ -178,11 +184,13 @@ pub fn mate_length_note(r: &MateResult, st: &Stats) -> Option<String> {
     } else {
         String::new()
     };
+    let what = if st.defender_first { "mated in" } else { "mate in" };
+    let reply = if st.defender_first { ", the defender's reply first" } else { "" };
     Some(if st.exact {
-        format!("mate in {} plies{shown}, proved shortest{spare}", st.length)
+        format!("{what} {} plies{reply}{shown}, proved shortest{spare}", st.length)
     } else {
         format!(
-            "mate line of {} plies{shown}, not proved shortest ({}): an upper bound, mate proved within {} plies",
+            "mate line of {} plies{reply}{shown}, not proved shortest ({}): an upper bound, mate proved within {} plies",
             st.length,
             st.bound_reason.unwrap_or("out of time"),
             st.mate_within

@@ -423,7 +423,8 @@ impl Usi {
 
     /// `go mate <ms>|infinite [nodes <n>]`: runs the df-pn solver on its own thread so
     /// that `isready` is answered and `stop` ends it (with `checkmate timeout` unless
-    /// already proved). Exactly one `checkmate ...` line is printed. Once a second the
+    /// already proved). A side to move in check defends: the answer then starts with
+    /// its reply (`checkmate nomate` when one escapes, or when it is mated already). Exactly one `checkmate ...` line is printed. Once a second the
     /// progress, and the line the solver is working on when it has changed (`info ...
     /// pv`); a mate found is also given as `info ... score mate N pv ...` before it.
     fn go_mate(&mut self, args: &[&str]) {
@@ -435,6 +436,9 @@ impl Usi {
                 return;
             }
         };
+        if self.pos.in_check() && movegen::legal_moves(&self.pos).is_empty() {
+            emit("info string the side to move is checkmated already: no reply to give");
+        }
         let mut last = (Vec::new(), false);
         let progress: crate::mate::ProgressSink = Box::new(move |p| {
             if let Some(pv) = info::mate_progress_pv(p, &mut last) {
