@@ -146,6 +146,14 @@ enum Command {
         /// counted): on, off, or auto (on when the attacker has no king, as in tsume).
         #[arg(long, value_enum, default_value_t = hisha::mate::Conventions::Auto)]
         conventions: hisha::mate::Conventions,
+        /// After each mate, look for alternative mates (余詰): another mating check at
+        /// an attacker ply of the main line within its remaining length. The pass gets
+        /// its own --time; a check left open is reported as undecided.
+        #[arg(long)]
+        alt: bool,
+        /// Nodes per alternative-mate question (with --alt).
+        #[arg(long, default_value_t = 200_000, requires = "alt")]
+        alt_nodes: u64,
     },
     /// Analyse game records (CSA, KIF, USI): scores, best moves, marks, accuracy.
     Analyse(hisha::analyse::AnalyseArgs),
@@ -168,7 +176,7 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth, threads, hash, file, eval_file, movetime, verbose }) => {
             cli::bench::run(cli::bench::BenchSettings { depth, threads, hash, file, eval_file, movetime, verbose })
         },
-        Some(Command::Mate { sfen, file, time, hash, shard, json, conventions }) => {
+        Some(Command::Mate { sfen, file, time, hash, shard, json, conventions, alt, alt_nodes }) => {
             let shard = match shard.as_deref().map(hisha::shard::Shard::parse).transpose() {
                 Ok(s) => s.unwrap_or(hisha::shard::Shard::ALL),
                 Err(e) => {
@@ -176,7 +184,8 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            cli::mate::run(sfen, file, cli::mate::MateSettings { time, hash, shard, json, conventions })
+            let alt = alt.then(|| cli::mate_alt::AltSettings { nodes: alt_nodes, time: (time > 0).then(|| std::time::Duration::from_millis(time)) });
+            cli::mate::run(sfen, file, cli::mate::MateSettings { time, hash, shard, json, conventions, alt })
         }
         Some(Command::Analyse(args)) => hisha::analyse::run(&args),
         Some(Command::Gensfen(args)) => report(hisha::gensfen::run(&args)),

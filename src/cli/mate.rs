@@ -1,12 +1,14 @@
 //! `hisha mate`: solves tsume from the command line with the df-pn solver, one problem
 //! or a file of them (optionally one shard of it), and judges each answer against the
 //! file's expected length and published solution; prints a table or JSON lines.
+//! With `--alt`, also looks for alternative mates along each answer (`mate_alt`).
 
 use hisha::core::types::Move;
 use hisha::mate::{Conventions, MateResult, Solver, Stats};
 use hisha::position::Position;
 use hisha::shard::Shard;
 use hisha::usi::info::{checkmate_line, mate_progress_text};
+use super::mate_alt::{self, AltSettings};
 use serde_json::json;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -22,6 +24,8 @@ pub struct MateSettings {
     pub shard: Shard,
     pub json: bool,
     pub conventions: Conventions,
+    /// `--alt`: look for alternative mates along each answer.
+    pub alt: Option<AltSettings>,
 }
 
 /// One problem of the input.
@@ -33,6 +37,8 @@ struct Problem {
     label: String,
     /// The published solution (USI moves), when the file gives one.
     solution: Option<String>,
+    /// The expected alternative-mate status (`unique`, `alt 1,7`), from a fifth field.
+    alt_expected: Option<String>,
 }
 
 /// The verdicts so far, and the solver's work.
@@ -45,6 +51,9 @@ struct Tally {
     bounds: usize,
     nodes: u64,
     seconds: f64,
+    /// `--alt` verdicts that differ from the file's, or stay undecided.
+    alt_wrong: usize,
+    alt_undecided: usize,
 }
 
 pub fn run(sfen: Option<String>, file: Option<String>, settings: MateSettings) -> ExitCode {
@@ -70,17 +79,18 @@ pub fn run(sfen: Option<String>, file: Option<String>, settings: MateSettings) -
     } else {
         println!("{summary}");
     }
-    if tally.wrong == 0 && tally.undecided == 0 {
+    if tally.wrong == 0 && tally.undecided == 0 && tally.alt_wrong == 0 && tally.alt_undecided == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
 }
 
-/// Reads `--sfen` as one problem, or the `SFEN | plies | solution | label` lines of `--file`.
+/// Reads `--sfen` as one problem, or the `SFEN | plies | solution | label` lines of
+/// `--file` (`SFEN | plies | solution | alt status | label` with five fields).
 fn read_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<Problem>, String> {
     if let Some(s) = sfen {
-        return Ok(vec![Problem { id: 0, sfen: s, plies: None, label: "sfen".to_string(), solution: None }]);
+        return Ok(vec![Problem { id: 0, sfen: s, plies: None, label: "sfen".to_string(), solution: None, alt_expected: None }]);
     }
     let Some(path) = file else { return Err("give --sfen or --file".to_string()) };
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
@@ -95,9 +105,10 @@ fn read_problems(sfen: Option<String>, file: Option<String>) -> Result<Vec<Probl
             Some(t) if !t.is_empty() => Some(t.parse::<usize>().map_err(|_| format!("{path}:{}: bad ply count '{t}'", no + 1))?),
             _ => None,
         };
-        let label = parts.get(3).filter(|l| !l.is_empty()).map(|l| l.to_string()).unwrap_or_else(|| format!("line{}", no + 1));
+        let (alt_expected, label_at) = if parts.len() >= 5 { (parts.get(3).filter(|t| !t.is_empty()).map(|t| t.to_string()), 4) } else { (None, 3) };
+        let label = parts.get(label_at).filter(|l| !l.is_empty()).map(|l| l.to_string()).unwrap_or_else(|| format!("line{}", no + 1));
         let solution = parts.get(2).filter(|t| !t.is_empty() && **t != "-").map(|t| t.to_string());
-        out.push(Problem { id: out.len(), sfen: parts[0].to_string(), plies, label, solution });
+        out.push(Problem { id: out.len(), sfen: parts[0].to_string(), plies, label, solution, alt_expected });
     }
     Ok(out)
 }
@@ -115,18 +126,33 @@ fn solve_and_print(p: &Problem, settings: &MateSettings, limit: Option<Duration>
             return;
         }
     };
-    let (r, st) = solve(&pos, settings, limit);
+    let (r, st, mut solver) = solve(&pos, settings, limit);
     tally.nodes += st.nodes;
     tally.seconds += st.seconds;
     let verdict = tally.judge(&r, &st, p.plies);
     let difference = difference_from_published(p, &r, &st);
     let answer = checkmate_line(&r);
+    let alt = match (&r, settings.alt) {
+        (MateResult::Mate(line), Some(a)) => Some(mate_alt::check(&mut solver, &pos, line, a, p.alt_expected.as_deref())),
+        _ => None,
+    };
+    if let Some(o) = &alt {
+        match o.verdict {
+            "WRONG" => tally.alt_wrong += 1,
+            "UNDECIDED" => tally.alt_undecided += 1,
+            _ => {}
+        }
+    }
     if settings.json {
         let v = json!({ "type": "problem", "problem": p.id, "label": p.label, "verdict": verdict,
             "answer": answer, "expected_plies": p.plies, "exact": st.exact,
             "mate_within": st.mate_within, "bound_reason": st.bound_reason,
             "conventions": st.conventions, "counted_plies": st.length, "difference": difference,
             "seconds": st.seconds, "nodes": st.nodes, "proof_nodes": st.proof_nodes });
+        let mut v = v;
+        if let Some(o) = &alt {
+            v["alt"] = mate_alt::json(o, p.alt_expected.as_deref());
+        }
         println!("{v}");
     } else {
         let notes = notes(p, &r, &st, difference.as_deref());
@@ -134,18 +160,23 @@ fn solve_and_print(p: &Problem, settings: &MateSettings, limit: Option<Duration>
             "{:<20} {:<9} {:>7.3}s {:>10} nodes ({:>9} to prove)  {}{}",
             p.label, verdict, st.seconds, st.nodes, st.proof_nodes, answer, notes
         );
+        if let Some(o) = &alt {
+            println!("{}", mate_alt::text(o, p.alt_expected.as_deref()));
+        }
     }
 }
 
 /// Solves one problem with a fresh table: its answer and node count then depend on the
 /// problem alone, not on which problems a run (or a shard) solved before it.
-fn solve(pos: &Position, settings: &MateSettings, limit: Option<Duration>) -> (MateResult, Stats) {
+/// The solver comes back too: `--alt` goes on with its table.
+fn solve(pos: &Position, settings: &MateSettings, limit: Option<Duration>) -> (MateResult, Stats, Solver) {
     let stop = AtomicBool::new(false);
     let mut solver = Solver::new(settings.hash);
     solver.set_progress(Box::new(|p| eprintln!("  {}", mate_progress_text(p))), PROGRESS_EVERY);
     solver.set_conventions(settings.conventions.applies_to(pos));
     let r = solver.solve_deep(pos, limit, &stop);
-    (r, solver.stats)
+    let stats = solver.stats;
+    (r, stats, solver)
 }
 
 /// Where the line departs from the published solution, when its length differs from
@@ -221,8 +252,13 @@ impl Tally {
     }
 
     fn summary(&self, problems: usize) -> String {
+        let alt = if self.alt_wrong + self.alt_undecided > 0 {
+            format!("; alternative mates: {} wrong, {} undecided", self.alt_wrong, self.alt_undecided)
+        } else {
+            String::new()
+        };
         format!(
-            "summary: {problems} problems, {} ok, {} wrong, {} undecided, {} lengths not proved shortest (upper bounds); {:.2} s solving, {} nodes, {:.0} nodes/s",
+            "summary: {problems} problems, {} ok, {} wrong, {} undecided, {} lengths not proved shortest (upper bounds); {:.2} s solving, {} nodes, {:.0} nodes/s{alt}",
             self.ok,
             self.wrong,
             self.undecided,

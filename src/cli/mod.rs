@@ -5,4 +5,5 @@
 pub mod bench;
 pub mod makebook;
 pub mod mate;
+pub mod mate_alt;
 pub mod perft;

@@ -38,6 +38,7 @@ use crate::core::zobrist;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+pub mod alt; // alternative mates (余詰): `hisha mate --alt`
 mod defender;
 mod dfpn;
 mod futile;

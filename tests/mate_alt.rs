@@ -1,0 +1,128 @@
+//! Alternative mates (余詰, `hisha mate --alt`, `mate::alt`): the problems of
+//! positions/mate/alt.txt (statuses checked with cshogi by check_alt.py), a hand-made
+//! second mate and a unique one, open checks reported as undecided, and the CLI.
+//! Every search is node-bounded; no timing assertions.
+
+use hisha::core::types::Move;
+use hisha::mate::alt::{AltLimits, AltReport};
+use hisha::mate::{is_mating_line, Conventions, MateResult, Solver};
+use hisha::position::Position;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Nodes per question: enough for every problem of alt.txt (zuko-29 needs the most).
+const NODES_PER_CHECK: u64 = 3_000_000;
+
+/// Solves `sfen` (conventions as `hisha mate` applies them by default) and runs the
+/// alternative-mate pass along the answer.
+fn solve_and_check(sfen: &str, limits: AltLimits) -> (Vec<Move>, AltReport) {
+    hisha::init();
+    let pos = Position::from_sfen(sfen).expect("sfen");
+    let mut solver = Solver::new(16);
+    solver.set_conventions(Conventions::Auto.applies_to(&pos));
+    let stop = AtomicBool::new(false);
+    let MateResult::Mate(line) = solver.solve_deep(&pos, None, &stop) else { panic!("{sfen}: no mate") };
+    let report = solver.alternatives_deep(&pos, &line, limits, &stop);
+    (line, report)
+}
+
+fn limits() -> AltLimits {
+    AltLimits { nodes_per_check: NODES_PER_CHECK, deadline: None }
+}
+
+/// Every alternative's line is a mate from its node within the node's length.
+fn assert_lines_mate(sfen: &str, main: &[Move], report: &AltReport) {
+    let mut pos = Position::from_sfen(sfen).expect("sfen");
+    for (k, &m) in main.iter().enumerate() {
+        if k % 2 == 0 {
+            let ply = report.plies.iter().find(|p| p.ply == k + 1).expect("every attacker ply is reported");
+            assert_eq!(ply.main, m);
+            for a in &ply.alternatives {
+                assert_eq!(a.line.first(), Some(&a.mv));
+                assert_ne!(a.mv, m);
+                assert!(is_mating_line(&pos, &a.line), "{sfen}: ply {}: {:?} is no mating line", k + 1, a.line);
+                assert!(a.plies <= ply.remaining.expect("settled"), "{sfen}: ply {}: {} plies", k + 1, a.plies);
+            }
+        }
+        pos.do_move(m);
+    }
+}
+
+#[test]
+fn published_and_hand_made_problems_have_their_alt_status() {
+    let path = format!("{}/positions/mate/alt.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).expect("alt.txt");
+    let mut n = 0;
+    for l in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        let f: Vec<&str> = l.split('|').map(str::trim).collect();
+        let (sfen, plies, status, label) = (f[0], f[1].parse::<usize>().expect("plies"), f[3], f[4]);
+        let (line, report) = solve_and_check(sfen, limits());
+        assert!(report.decided(), "{label}: undecided: {report:?}");
+        assert_eq!(report.status(), status, "{label}: {report:?}");
+        assert_eq!(report.plies.len(), line.len().div_ceil(2), "{label}");
+        assert_lines_mate(sfen, &line, &report);
+        assert!(line.len() >= plies, "{label}");
+        n += 1;
+    }
+    assert!(n >= 10, "only {n} problems");
+}
+
+#[test]
+fn a_second_mate_in_one_is_reported_with_its_line() {
+    // Hand-made: the silver on 2c guards 1b and 2b, so G*1b and G*2b both mate.
+    let sfen = "8k/9/7S1/9/9/9/9/9/9 b G2r2b3g3s4n4l18p 1";
+    let (line, report) = solve_and_check(sfen, limits());
+    assert_eq!(line.len(), 1);
+    let ply = &report.plies[0];
+    assert!(ply.final_move && ply.remaining == Some(1));
+    let other = if line[0] == Move::from_usi("G*1b").expect("move") { "G*2b" } else { "G*1b" };
+    assert_eq!(ply.alternatives.len(), 1, "{report:?}");
+    let alt = &ply.alternatives[0];
+    assert_eq!(alt.mv, Move::from_usi(other).expect("move"));
+    assert_eq!((alt.line.clone(), alt.plies, alt.best_defence, alt.drop_twin), (vec![alt.mv], 1, true, true));
+    assert_eq!(report.status(), "alt 1");
+}
+
+#[test]
+fn a_unique_mate_has_no_alternative() {
+    // The README's example: N*2c 1a1b S*2a, nothing else mates within 3 or 1 plies.
+    let (line, report) = solve_and_check("6s1k/6+P2/8n/6+P2/9/9/9/9/9 b SNP2r2b4g2s2n4l15p 1", limits());
+    assert_eq!(line.len(), 3);
+    assert_eq!(report.status(), "unique", "{report:?}");
+    assert!(report.plies.iter().all(|p| p.candidates > 0 && p.alternatives.is_empty()));
+}
+
+#[test]
+fn checks_left_open_are_undecided_never_unique() {
+    // mogami-13 with no time left for the pass: nothing may be called unique.
+    let sfen = "5n1k1/5p3/5s1p1/8N/7P1/9/9/9/9 b R2Br4g3s2n4l15p 1";
+    let (_, report) = solve_and_check(sfen, AltLimits { nodes_per_check: 1, deadline: Some(Instant::now()) });
+    assert_eq!(report.status(), "undecided", "{report:?}");
+    assert!(!report.decided());
+    assert!(report.plies.iter().any(|p| p.remaining.is_none() || !p.undecided.is_empty()));
+}
+
+#[test]
+fn cli_prints_and_judges_alternatives() {
+    let file = format!("{}/positions/mate/alt.txt", env!("CARGO_MANIFEST_DIR"));
+    let tmp = std::env::temp_dir().join(format!("hisha-alt-{}.txt", std::process::id()));
+    // The short lines only (zuko-29 is covered above).
+    let text = std::fs::read_to_string(&file).expect("alt.txt");
+    let short: Vec<&str> = text.lines().filter(|l| !l.contains("zuko-29")).collect();
+    std::fs::write(&tmp, short.join("\n")).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_hisha")).args(["mate", "--alt", "--file"]).arg(&tmp).output().expect("run hisha");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("alternative G*2b   mates in 1: G*2b"), "{stdout}");
+    assert!(stdout.contains("expected alt 1,3: ok"), "{stdout}");
+    // A wrong expectation fails the run.
+    std::fs::write(&tmp, "8k/9/7S1/9/9/9/9/9/9 b G2r2b3g3s4n4l18p 1 | 1 | G*1b | unique | two-golds\n").expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_hisha")).args(["mate", "--alt", "--json", "--file"]).arg(&tmp).output().expect("run hisha");
+    let _ = std::fs::remove_file(&tmp);
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().expect("a line")).expect("json");
+    assert_eq!(v["alt"]["status"], "alt 1");
+    assert_eq!(v["alt"]["verdict"], "WRONG");
+    assert_eq!(v["alt"]["plies"][0]["alternatives"][0]["plies"], 1);
+}
