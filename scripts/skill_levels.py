@@ -57,14 +57,16 @@ def main():
     ap.add_argument("--openings", default=TAYA)
     ap.add_argument("--first", type=int, default=1000, help="first taya36 line (0-based)")
     ap.add_argument("--levels", default=None, help="comma-separated levels (default: all, spread out)")
+    ap.add_argument("--opponents", default="full,fairy", help="which opponents to play (full, fairy)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",")] if args.levels else ORDER
     rows = {}
+    opponents = args.opponents.split(",")
     for level in levels:
-        full = measure(args, level, "full") if level < 20 else None
-        fairy = measure(args, level, "fairy")
+        full = measure(args, level, "full") if level < 20 and "full" in opponents else None
+        fairy = measure(args, level, "fairy") if "fairy" in opponents else None
         rows[level] = (full, fairy)
-    print(f"\nSkillLevel, {args.games} games per cell at {args.nodes} nodes a move for both, "
+    print(f"\nSkillLevel, up to {args.games} games per cell at {args.nodes} nodes a move for both, "
           f"taya36 lines {args.first}-{args.first + args.games // 2 - 1} (0-based), colours swapped:\n")
     print("| SkillLevel | against the full engine | against Fairy-Stockfish |")
     print("| --- | --- | --- |")
