@@ -240,18 +240,10 @@ fn root_moves_of(pos: &Position, limits: &Limits, legal: &MoveList) -> Vec<RootM
     cand.into_iter().map(RootMove::new).collect()
 }
 
-/// A search at `SkillLevel` below full strength: the best `skill::CANDIDATES` root
-/// moves, on the level's share of the time or nodes and to its depth at most, then
-/// the handicapped pick among them.
-fn skilled_search(
-    shared: &Arc<Shared>,
-    pos: &Position,
-    limits: &Limits,
-    cfg: &Config,
-    out: &Sink,
-    root_moves: Vec<RootMove>,
-    tables: &mut Vec<ThreadTables>,
-) -> (RootMove, i32) {
+/// The settings of a search at `SkillLevel` below full strength: the best
+/// `skill::CANDIDATES` root moves, on the level's share of the time or nodes and to its
+/// depth at most.
+fn skill_settings(shared: &Shared, limits: &Limits, cfg: &Config) -> (Config, Limits) {
     let cfg = Config { multipv: cfg.multipv.max(skill::CANDIDATES), ..cfg.clone() };
     let share = skill::budget_share(cfg.skill_level);
     shared.time.use_share(share);
@@ -260,11 +252,15 @@ fn skilled_search(
         nodes: limits.node_limit(&cfg).map(|n| ((n as f64 * share) as u64).max(skill::MIN_NODES)),
         ..limits.clone()
     };
-    let (mut top, depth) = run_workers(shared, pos, &limits, &cfg, out, root_moves, tables);
+    (cfg, limits)
+}
+
+/// The handicapped pick among a skill search's best root moves (`top`, best first).
+fn skill_pick(level: u32, mut top: Vec<RootMove>) -> RootMove {
     let scored: Vec<(Move, i32)> = top.iter().filter(|rm| rm.score != -VALUE_INF).map(|rm| (rm.mv, rm.score)).collect();
-    let picked = skill::pick(cfg.skill_level, &scored, &mut SmallRng::from_entropy());
+    let picked = skill::pick(level, &scored, &mut SmallRng::from_entropy());
     let i = top.iter().position(|rm| Some(rm.mv) == picked).unwrap_or(0);
-    (top.swap_remove(i), depth)
+    top.swap_remove(i)
 }
 
 /// Runs the workers (Lazy SMP) with `tables[i]` for thread `i` (missing ones are
@@ -375,7 +371,9 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
         result.depth = line.len() as i32;
     } else if !root_moves.is_empty() {
         let (best, depth) = if skill::enabled(cfg.skill_level) {
-            skilled_search(&shared, pos, limits, cfg, &out, root_moves, tables)
+            let (cfg, limits) = skill_settings(&shared, limits, cfg);
+            let (top, depth) = run_workers(&shared, pos, &limits, &cfg, &out, root_moves, tables);
+            (skill_pick(cfg.skill_level, top), depth)
         } else {
             let (mut top, depth) = run_workers(&shared, pos, limits, cfg, &out, root_moves, tables);
             (top.swap_remove(0), depth)
