@@ -11,6 +11,7 @@ Level 20 against the full engine is the engine against itself and is not played.
 """
 
 import argparse
+import math
 import os
 import re
 import subprocess
@@ -46,6 +47,28 @@ def cell(found):
     return f"+{w} -{l} ={d} ({float(score) * 100:.0f}%, {elo_text})"
 
 
+def fit(rows):
+    """Elo per level by maximum likelihood over all games: level L stands s * (20 - L)
+    below full strength, Fairy-Stockfish at F; returns (s, F)."""
+    games = []  # (level, opponent, wins, losses) with draws as half of each
+    for level, (full, fairy) in rows.items():
+        for opponent, found in (("full", full), ("fairy", fairy)):
+            if found:
+                w, l, d = (int(x) for x in found.groups()[:3])
+                games.append((level, opponent, w + d / 2, l + d / 2))
+    best = (float("-inf"), 0, 0)
+    for s in range(0, 301, 2):
+        for f in range(-1200, 401, 10):
+            ll = 0.0
+            for level, opponent, w, l in games:
+                diff = -s * (20 - level) - (0 if opponent == "full" else f)
+                p = min(max(1 / (1 + 10 ** (-diff / 400)), 1e-9), 1 - 1e-9)
+                ll += w * math.log(p) + l * math.log(1 - p)
+            if ll > best[0]:
+                best = (ll, s, f)
+    return best[1], best[2]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hisha", required=True, help="the binary measured (copy it out of target/ first)")
@@ -68,11 +91,13 @@ def main():
         rows[level] = (full, fairy)
     print(f"\nSkillLevel, up to {args.games} games per cell at {args.nodes} nodes a move for both, "
           f"taya36 lines {args.first}-{args.first + args.games // 2 - 1} (0-based), colours swapped:\n")
-    print("| SkillLevel | against the full engine | against Fairy-Stockfish |")
-    print("| --- | --- | --- |")
+    print("| SkillLevel | against the full engine | against Fairy-Stockfish | Elo (fit) |")
+    print("| --- | --- | --- | --- |")
+    s, f = fit(rows)
     for level in sorted(rows):
         full, fairy = rows[level]
-        print(f"| {level} | {cell(full) if level < 20 else '(itself)'} | {cell(fairy)} |")
+        print(f"| {level} | {cell(full) if level < 20 else '(itself)'} | {cell(fairy)} | {-s * (20 - level):+d} |")
+    print(f"\nFitted over all games: {s} Elo a level; Fairy-Stockfish at {f:+d} against full strength.")
 
 
 if __name__ == "__main__":
