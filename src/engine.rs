@@ -10,7 +10,7 @@ use crate::mate::{self, MateResult, Stats};
 use crate::position::Position;
 use crate::core::types::Move;
 use crate::movegen;
-use crate::search::time::{Clock, UNBOUNDED_CLOCK_MS};
+use crate::search::time::{clock_after_ponderhit, Clock};
 use crate::search::tt::TranspositionTable;
 use crate::search::{think, Config, Limits, SearchResult, Shared, Sink, ThreadTables};
 use std::sync::atomic::Ordering;
@@ -85,11 +85,8 @@ impl Running {
     /// The opponent played the ponder move: restart the clock now with `clock` (the
     /// fields `ponderhit` gave, over those of `go`) and search on with a time limit;
     /// with no clock at all, `UNBOUNDED_CLOCK_MS`.
-    pub fn ponderhit(&mut self, config: &Config, mut clock: Clock) {
-        if clock.is_empty() && !self.limits.infinite {
-            clock.movetime = Some(UNBOUNDED_CLOCK_MS);
-        }
-        self.limits.clock = clock;
+    pub fn ponderhit(&mut self, config: &Config, clock: Clock) {
+        self.limits.clock = clock_after_ponderhit(clock, self.limits.infinite);
         self.limits.ponder = false;
         self.shared.time.start_for(&self.limits.clock, self.limits.infinite, self.pos.side_to_move(), self.pos.game_ply(), &config.time);
         self.shared.pondering.store(false, Ordering::Relaxed);

@@ -120,17 +120,6 @@ impl AltReport {
     }
 }
 
-/// Why a bounded question was left open.
-fn open_reason(stop: &AtomicBool, deadline: Option<Instant>) -> &'static str {
-    if stop.load(Ordering::Relaxed) {
-        "stopped"
-    } else if deadline.is_some_and(|d| Instant::now() >= d) {
-        "out of time"
-    } else {
-        "node limit"
-    }
-}
-
 /// Plays `line` out from `pos` (attacker to move): every move legal, every attacker
 /// move a check, mate at the end, and at most `limit` counted plies, where a pair
 /// marked uncounted must be a drop and the capture of the dropped piece. Returns the
@@ -234,13 +223,13 @@ impl Solver {
         let mut v = match self.ask(pos, upper, or_node, stop, limits.deadline, limits.nodes_per_check) {
             Answer::Yes(l) => l.min(upper),
             Answer::No => return Err("no mate within the main line's length"),
-            Answer::Unknown => return Err(open_reason(stop, limits.deadline)),
+            Answer::Unknown => return Err(super::line::open_reason(stop, limits.deadline)),
         };
         while v >= 2 {
             match self.ask(pos, v - 2, or_node, stop, limits.deadline, limits.nodes_per_check) {
                 Answer::Yes(l) => v = l.min(v - 2),
                 Answer::No => break,
-                Answer::Unknown => return Err(open_reason(stop, limits.deadline)),
+                Answer::Unknown => return Err(super::line::open_reason(stop, limits.deadline)),
             }
         }
         Ok(v)
@@ -253,7 +242,7 @@ impl Solver {
         let within = self.ask(pos, limit - 1, false, stop, limits.deadline, limits.nodes_per_check);
         let out = match within {
             Answer::No => Ok(None),
-            Answer::Unknown => Err(open_reason(stop, limits.deadline)),
+            Answer::Unknown => Err(super::line::open_reason(stop, limits.deadline)),
             Answer::Yes(_) => self.exact_value(pos, limit - 1, false, limits, stop).and_then(|v| self.alternative_line(pos, v, limits, stop)),
         };
         pos.undo_move(m);

@@ -89,7 +89,7 @@ impl Solver {
                 }
             }
         }
-        self.stats.bound_reason = Some(plan.reason(stop, at));
+        self.stats.bound_reason = Some(super::line::open_reason(stop, at));
         let (line, pairs) = fallback;
         self.stats.length = (line.len() as u16).saturating_sub(2 * pairs);
         line

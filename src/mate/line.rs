@@ -32,15 +32,16 @@ impl Polish {
         Polish { shortest_by: Some(now + left * 3 / 5), line_by: Some(end), nodes }
     }
 
-    /// Why work under this plan ended early.
-    pub(super) fn reason(&self, stop: &AtomicBool, at: Option<Instant>) -> &'static str {
-        if stop.load(Ordering::Relaxed) {
-            "stopped"
-        } else if at.is_some_and(|d| Instant::now() >= d) {
-            "out of time"
-        } else {
-            "node limit"
-        }
+}
+
+/// Why bounded work ended early: stopped, past its deadline `at`, or out of nodes.
+pub(super) fn open_reason(stop: &AtomicBool, at: Option<Instant>) -> &'static str {
+    if stop.load(Ordering::Relaxed) {
+        "stopped"
+    } else if at.is_some_and(|d| Instant::now() >= d) {
+        "out of time"
+    } else {
+        "node limit"
     }
 }
 
@@ -89,7 +90,7 @@ impl Solver {
                 return line;
             }
         }
-        self.stats.bound_reason = Some(plan.reason(stop, at));
+        self.stats.bound_reason = Some(open_reason(stop, at));
         // The shortening may have proved a shorter mate than the fallback's: read the
         // line again within that bound (the table now holds that proof).
         let mut line = fallback;

@@ -32,6 +32,16 @@ impl Clock {
 /// answer as under `movetime 1000` rather than search without end.
 pub const UNBOUNDED_CLOCK_MS: u64 = 1000;
 
+/// The clock a search runs on after `ponderhit`: `clock` (the fields of `go`, updated
+/// by those `ponderhit` gave), or `UNBOUNDED_CLOCK_MS` when it has none at all and the
+/// search is not `infinite`.
+pub fn clock_after_ponderhit(mut clock: Clock, infinite: bool) -> Clock {
+    if clock.is_empty() && !infinite {
+        clock.movetime = Some(UNBOUNDED_CLOCK_MS);
+    }
+    clock
+}
+
 /// `TimeManager`'s share of the budget when it uses all of it.
 const FULL_SHARE_PPM: u64 = 1_000_000;
 

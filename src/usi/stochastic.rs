@@ -64,9 +64,7 @@ impl Usi {
         let Some(mut limits) = self.drop_stochastic_ponder() else { return false };
         limits.ponder = false;
         super::clock::apply_clock_fields(&mut limits.clock, args);
-        if limits.clock.is_empty() && !limits.infinite {
-            limits.clock.movetime = Some(crate::search::time::UNBOUNDED_CLOCK_MS);
-        }
+        limits.clock = crate::search::time::clock_after_ponderhit(limits.clock, limits.infinite);
         self.start_search(&limits);
         true
     }
