@@ -489,10 +489,16 @@ impl Worker {
         Some(v)
     }
 
-    /// Shallow-depth pruning of one move (move count, futility, history, SEE).
+    /// Pruning of one move before it is made: move count, futility, history and SEE
+    /// for quiet moves, SEE for checking moves and losing captures.
     fn prune_move(&self, node: &Node, c: &Candidate, alpha: i32) -> bool {
         let depth = node.depth;
-        if c.quiet && !c.gives_check {
+        if c.quiet && c.gives_check {
+            // Checking drops and moves are a large share of a shogi node's moves, and
+            // most of them just give the piece away: at any depth, a check that loses
+            // more than the depth's margin is not searched.
+            see(&self.pos, c.mv) < -params::see_prune_margin() * depth
+        } else if c.quiet {
             // The depth this move would be searched to after its late-move reduction.
             let lmr_depth = (depth - 1 - lmr(depth, c.number)).max(0);
             (!node.pv && depth <= 8 && c.number > params::lmp_base() + depth * depth * if node.improving { 2 } else { 1 })
@@ -503,10 +509,7 @@ impl Worker {
                     && c.number > 2)
                 || see(&self.pos, c.mv) < -params::quiet_see_margin() * lmr_depth * lmr_depth
         } else {
-            depth <= params::see_prune_depth()
-                && !c.gives_check
-                && c.score < 0
-                && see(&self.pos, c.mv) < -params::see_prune_margin() * depth
+            depth <= params::see_prune_depth() && c.score < 0 && see(&self.pos, c.mv) < -params::see_prune_margin() * depth
         }
     }
 
