@@ -154,6 +154,11 @@ enum Command {
         /// Nodes per alternative-mate question (with --alt).
         #[arg(long, default_value_t = 200_000, requires = "alt")]
         alt_nodes: u64,
+        /// With --alt, also look for longer mates (a flaw unless they come back to the
+        /// main line, a detour); several times slower. A file's `; longer ...` status
+        /// turns them on for its line anyway.
+        #[arg(long, requires = "alt")]
+        alt_longer: bool,
     },
     /// Analyse game records (CSA, KIF, USI): scores, best moves, marks, accuracy.
     Analyse(hisha::analyse::AnalyseArgs),
@@ -176,7 +181,7 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth, threads, hash, file, eval_file, movetime, verbose }) => {
             cli::bench::run(cli::bench::BenchSettings { depth, threads, hash, file, eval_file, movetime, verbose })
         },
-        Some(Command::Mate { sfen, file, time, hash, shard, json, conventions, alt, alt_nodes }) => {
+        Some(Command::Mate { sfen, file, time, hash, shard, json, conventions, alt, alt_nodes, alt_longer }) => {
             let shard = match shard.as_deref().map(hisha::shard::Shard::parse).transpose() {
                 Ok(s) => s.unwrap_or(hisha::shard::Shard::ALL),
                 Err(e) => {
@@ -184,7 +189,7 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            let alt = alt.then(|| cli::mate_alt::AltSettings { nodes: alt_nodes, time: (time > 0).then(|| std::time::Duration::from_millis(time)) });
+            let alt = alt.then(|| cli::mate_alt::AltSettings { nodes: alt_nodes, longer: alt_longer, time: (time > 0).then(|| std::time::Duration::from_millis(time)) });
             cli::mate::run(sfen, file, cli::mate::MateSettings { time, hash, shard, json, conventions, alt })
         }
         Some(Command::Analyse(args)) => hisha::analyse::run(&args),

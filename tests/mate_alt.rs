@@ -1,10 +1,11 @@
 //! Alternative mates (余詰, `hisha mate --alt`, `mate::alt`): the problems of
 //! positions/mate/alt.txt (statuses checked with cshogi by check_alt.py), a hand-made
-//! second mate and a unique one, open checks reported as undecided, and the CLI.
-//! Every search is node-bounded; no timing assertions.
+//! second mate and a unique one, open checks reported as undecided, longer mates
+//! (将棋無双 第14番's 7四龍, none in a sound problem, a detour that comes back to the
+//! main line), and the CLI. Every search is node-bounded; no timing assertions.
 
 use hisha::core::types::Move;
-use hisha::mate::alt::{AltLimits, AltReport};
+use hisha::mate::alt::{AltLimits, AltReport, LONGER_ANY};
 use hisha::mate::{is_mating_line, Conventions, MateResult, Solver};
 use hisha::position::Position;
 use std::process::Command;
@@ -27,8 +28,14 @@ fn solve_and_check(sfen: &str, limits: AltLimits) -> (Vec<Move>, AltReport) {
     (line, report)
 }
 
+/// The same-length checks only.
 fn limits() -> AltLimits {
-    AltLimits { nodes_per_check: NODES_PER_CHECK, deadline: None }
+    AltLimits { nodes_per_check: NODES_PER_CHECK, deadline: None, longer: None }
+}
+
+/// Longer mates too, at any length, with `nodes` per question.
+fn with_longer(nodes: u64) -> AltLimits {
+    AltLimits { nodes_per_check: nodes, deadline: None, longer: Some(LONGER_ANY) }
 }
 
 /// Every alternative's line is a mate from its node within the node's length.
@@ -57,9 +64,17 @@ fn published_and_hand_made_problems_have_their_alt_status() {
     for l in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
         let f: Vec<&str> = l.split('|').map(str::trim).collect();
         let (sfen, plies, status, label) = (f[0], f[1].parse::<usize>().expect("plies"), f[3], f[4]);
-        let (line, report) = solve_and_check(sfen, limits());
+        // `unique; longer 1`: the longer mates are looked for and judged too.
+        let (status, longer) = match status.split_once(';') {
+            Some((s, l)) => (s.trim(), Some(l.trim())),
+            None => (status, None),
+        };
+        let (line, report) = solve_and_check(sfen, if longer.is_some() { with_longer(NODES_PER_CHECK) } else { limits() });
         assert!(report.decided(), "{label}: undecided: {report:?}");
         assert_eq!(report.status(), status, "{label}: {report:?}");
+        if let Some(l) = longer {
+            assert_eq!(report.longer_status(), l, "{label}: {report:?}");
+        }
         assert_eq!(report.plies.len(), line.len().div_ceil(2), "{label}");
         assert_lines_mate(sfen, &line, &report);
         assert!(line.len() >= plies, "{label}");
@@ -97,10 +112,62 @@ fn a_unique_mate_has_no_alternative() {
 fn checks_left_open_are_undecided_never_unique() {
     // mogami-13 with no time left for the pass: nothing may be called unique.
     let sfen = "5n1k1/5p3/5s1p1/8N/7P1/9/9/9/9 b R2Br4g3s2n4l15p 1";
-    let (_, report) = solve_and_check(sfen, AltLimits { nodes_per_check: 1, deadline: Some(Instant::now()) });
+    let (_, report) = solve_and_check(sfen, AltLimits { nodes_per_check: 1, deadline: Some(Instant::now()), longer: Some(LONGER_ANY) });
     assert_eq!(report.status(), "undecided", "{report:?}");
+    assert_eq!(report.longer_status(), "longer undecided", "{report:?}");
     assert!(!report.decided());
     assert!(report.plies.iter().any(|p| p.remaining.is_none() || !p.undecided.is_empty()));
+}
+
+#[test]
+fn muso_14_has_a_longer_alternative_at_move_79() {
+    // 将棋無双 第14番 before move 79 of the published solution: the book plays G*8d
+    // (8四金) and mates in 5; 7c7d (7四龍) mates too, in 9 (the source: "7四龍で詰むキズ").
+    let sfen = "9/9/2+R6/k8/9/9/9/P8/9 b Gr2b3g4s4n4l17p 79";
+    let (line, report) = solve_and_check(sfen, with_longer(200_000));
+    let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    assert_eq!(usi.join(" "), "G*8d 9d9e 7c7e 9e9f 7e8e");
+    assert_eq!((report.status().as_str(), report.longer_status().as_str()), ("unique", "longer 1"), "{report:?}");
+    let ply = &report.plies[0];
+    assert_eq!((ply.remaining, ply.alternatives.len(), ply.longer.len()), (Some(5), 0, 1), "{report:?}");
+    let longer = &ply.longer[0];
+    assert_eq!(longer.mate.mv, Move::from_usi("7c7d").expect("move"));
+    assert_eq!((longer.mate.plies, longer.detour_at, longer.mate.best_defence), (9, None, true), "{report:?}");
+    let pos = Position::from_sfen(sfen).expect("sfen");
+    assert!(is_mating_line(&pos, &longer.mate.line), "{:?}", longer.mate.line);
+    // 9 plies by the conventions: the line shows one futile interposition taken.
+    assert_eq!(longer.mate.line.len(), 11, "{:?}", longer.mate.line);
+    // Without longer mates looked for, the pass is as before.
+    let (_, plain) = solve_and_check(sfen, limits());
+    assert_eq!((plain.status().as_str(), plain.longer_status().as_str()), ("unique", "longer unchecked"));
+    assert!(plain.plies.iter().all(|p| p.longer.is_empty() && p.longer_undecided.is_empty()));
+}
+
+#[test]
+fn a_sound_problem_has_no_longer_alternative() {
+    // 古典3手詰 (alt.txt's classic-3): 9f5b+ (a sacrifice), 4a5b, S*4b. The attacker has
+    // only a bishop, a silver on 5c and a silver in hand; the defender holds everything
+    // else in hand to interpose or take with. Every other check is disproved at any
+    // length (not only within 3 plies), so there is no longer alternative either.
+    let (_, report) = solve_and_check("3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1", with_longer(NODES_PER_CHECK));
+    assert_eq!((report.status().as_str(), report.longer_status().as_str()), ("unique", "longer none"), "{report:?}");
+    assert!(report.plies.iter().all(|p| p.longer.is_empty()), "{report:?}");
+}
+
+#[test]
+fn a_mate_that_comes_back_to_the_main_line_is_a_detour() {
+    // 将棋図巧 第98番 after 22 plies of Hisha's line: the dragon mates in 11 by 8d8c+;
+    // 8d7d 7b8b 7d8d 8b7b is back where it started (15 plies), a detour (迂回).
+    let sfen = "9/2k6/8R/1R7/9/9/9/9/9 b 2b4g4s4n4l18p 23";
+    let (line, report) = solve_and_check(sfen, with_longer(200_000));
+    assert_eq!(line.len(), 11);
+    let ply = &report.plies[0];
+    assert_eq!((ply.main, ply.remaining), (Move::from_usi("8d8c+").expect("move"), Some(11)));
+    let detour = ply.longer.iter().find(|l| l.mate.mv == Move::from_usi("8d7d").expect("move")).expect("8d7d mates");
+    assert_eq!((detour.mate.plies, detour.detour_at), (15, Some(1)), "{report:?}");
+    assert_eq!(detour.mate.line[4..], line[..], "after the loop, the main line");
+    // A detour is no longer alternative: ply 1 is not listed.
+    assert!(!report.plies_with_longer().contains(&1), "{report:?}");
 }
 
 #[test]
@@ -116,13 +183,26 @@ fn cli_prints_and_judges_alternatives() {
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("alternative G*2b   mates in 1: G*2b"), "{stdout}");
     assert!(stdout.contains("expected alt 1,3: ok"), "{stdout}");
+    // muso-14-m79's status asks for the longer mates.
+    assert!(stdout.contains("longer alternative 7c7d   mates in 9 (main 5): 7c7d B*8d"), "{stdout}");
+    assert!(stdout.contains("expected unique; longer 1: ok"), "{stdout}");
     // A wrong expectation fails the run.
     std::fs::write(&tmp, "8k/9/7S1/9/9/9/9/9/9 b G2r2b3g3s4n4l18p 1 | 1 | G*1b | unique | two-golds\n").expect("write");
     let out = Command::new(env!("CARGO_BIN_EXE_hisha")).args(["mate", "--alt", "--json", "--file"]).arg(&tmp).output().expect("run hisha");
-    let _ = std::fs::remove_file(&tmp);
     assert!(!out.status.success());
     let v: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().expect("a line")).expect("json");
     assert_eq!(v["alt"]["status"], "alt 1");
     assert_eq!(v["alt"]["verdict"], "WRONG");
     assert_eq!(v["alt"]["plies"][0]["alternatives"][0]["plies"], 1);
+    assert_eq!(v["alt"]["longer_status"], "longer unchecked");
+    // A longer part in the status: looked for, judged, and in the JSON.
+    let muso = "9/9/2+R6/k8/9/9/9/P8/9 b Gr2b3g4s4n4l17p 79 | 5 | - | unique; longer none | muso-14-m79\n";
+    std::fs::write(&tmp, muso).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_hisha")).args(["mate", "--alt", "--json", "--file"]).arg(&tmp).output().expect("run hisha");
+    let _ = std::fs::remove_file(&tmp);
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().expect("a line")).expect("json");
+    assert_eq!((&v["alt"]["status"], &v["alt"]["longer_status"], &v["alt"]["verdict"]), (&"unique".into(), &"longer 1".into(), &"WRONG".into()));
+    let longer = &v["alt"]["plies"][0]["longer"][0];
+    assert_eq!((&longer["move"], &longer["plies"], &longer["detour_at"]), (&"7c7d".into(), &9.into(), &serde_json::Value::Null));
 }

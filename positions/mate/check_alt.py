@@ -103,6 +103,8 @@ def main():
         if not raw or raw.startswith("#"):
             continue
         sfen, plies, solution, status, label = [t.strip() for t in raw.split("|")]
+        # Only the same-length part: a `; longer ...` tail (longer mates) is Hisha's alone.
+        status = status.split(";")[0].strip()
         line = solution.split()
         n = int(plies)
         if n > MAX_PLIES:

@@ -1,10 +1,12 @@
 //! `hisha mate --alt`: after a problem is solved, looks for alternative mates (余詰)
-//! along the main line with `mate::alt`, prints them (a few indented lines under the
-//! problem's line, or an `alt` object in its JSON) and judges the status against the
-//! file's expected one (`unique` or `alt 1,7`).
+//! along the main line with `mate::alt`, the same-length ones and the longer ones
+//! (with the detours among them told apart), prints them (a few indented lines under
+//! the problem's line, or an `alt` object in its JSON) and judges the status against
+//! the file's expected one (`unique` or `alt 1,7`, optionally followed by
+//! `; longer none` or `; longer 79`: longer mates are then looked for and judged too).
 
 use hisha::core::types::Move;
-use hisha::mate::alt::{AltLimits, AltPly, AltReport};
+use hisha::mate::alt::{AltLimits, AltMate, AltPly, AltReport, LongerMate, LONGER_ANY};
 use hisha::mate::Solver;
 use hisha::position::Position;
 use serde_json::{json, Value};
@@ -18,6 +20,8 @@ pub struct AltSettings {
     pub nodes: u64,
     /// Time for the whole pass (the problem's `--time`; `None`: no limit).
     pub time: Option<Duration>,
+    /// Look for longer mates on every problem (`--alt-longer`).
+    pub longer: bool,
 }
 
 /// The pass over one solved problem, and its verdict against `expected`.
@@ -28,33 +32,58 @@ pub struct AltOutcome {
     pub verdict: &'static str,
 }
 
-/// Runs the pass over `main` from `pos` with the solver the solve used.
+/// Runs the pass over `main` from `pos` with the solver the solve used; longer mates
+/// too when `expected` has a longer part (`unique; longer 1`).
 pub fn check(solver: &mut Solver, pos: &Position, main: &[Move], settings: AltSettings, expected: Option<&str>) -> AltOutcome {
     let start = Instant::now();
-    let limits = AltLimits { nodes_per_check: settings.nodes, deadline: settings.time.map(|t| start + t) };
+    // Longer mates cost several times the rest of the pass (docs/tsume.md): looked for
+    // with `--alt-longer`, or where the file's status asks about them.
+    let longer = (settings.longer || expected.is_some_and(|e| normalise(e).contains(';'))).then_some(LONGER_ANY);
+    let limits = AltLimits { nodes_per_check: settings.nodes, deadline: settings.time.map(|t| start + t), longer };
     let stop = AtomicBool::new(false);
     let report = solver.alternatives_deep(pos, main, limits, &stop);
-    let status = report.status();
     let verdict = match expected.map(normalise) {
         None => "checked",
-        Some(_) if status == "undecided" => "UNDECIDED",
-        Some(e) if e == status => "ok",
-        Some(_) => "WRONG",
+        Some(e) => judge(&report, &e),
     };
     AltOutcome { report, seconds: start.elapsed().as_secs_f64(), verdict }
 }
 
-/// An expected status as written in a file (`alt 1, 7`, `ALT 1,7`, `unique`) in the
-/// form `AltReport::status` gives.
-fn normalise(s: &str) -> String {
-    let s = s.trim().to_lowercase();
-    match s.strip_prefix("alt") {
-        Some(rest) => {
-            let plies: Vec<&str> = rest.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()).collect();
-            format!("alt {}", plies.join(","))
-        }
-        None => s,
+/// The verdict of `report` against the expected status `e` (normalised): the
+/// same-length part always, the longer part when `e` has one.
+fn judge(report: &AltReport, e: &str) -> &'static str {
+    let (same, longer) = match e.split_once(';') {
+        Some((a, b)) => (a.trim(), Some(b.trim())),
+        None => (e, None),
+    };
+    let got = report.status();
+    let got_longer = report.longer_status();
+    if got == "undecided" || (longer.is_some() && got_longer == "longer undecided") {
+        "UNDECIDED"
+    } else if same == got && longer.is_none_or(|l| l == got_longer) {
+        "ok"
+    } else {
+        "WRONG"
     }
+}
+
+/// An expected status as written in a file (`alt 1, 7`, `ALT 1,7`, `unique`,
+/// `unique; Longer 79`) in the form `AltReport::status` and `longer_status` give,
+/// joined by `; `.
+fn normalise(s: &str) -> String {
+    s.split(';').map(normalise_part).collect::<Vec<_>>().join("; ")
+}
+
+/// One part of `normalise`: `alt 1, 7` gives `alt 1,7`, `longer 1, 7` `longer 1,7`.
+fn normalise_part(s: &str) -> String {
+    let s = s.trim().to_lowercase();
+    for word in ["alt", "longer"] {
+        if let Some(rest) = s.strip_prefix(word) {
+            let plies: Vec<&str> = rest.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()).collect();
+            return format!("{word} {}", plies.join(","));
+        }
+    }
+    s
 }
 
 /// The human-readable lines (each starting with two spaces).
@@ -63,8 +92,9 @@ pub fn text(o: &AltOutcome, expected: Option<&str>) -> String {
     let checks: usize = r.plies.iter().map(|p| p.candidates).sum();
     let open: usize = r.plies.iter().map(|p| p.undecided.len() + usize::from(p.remaining.is_none())).sum();
     let mut out = format!(
-        "  alternative mates: {} ({} attacker plies, {checks} other checks, {open} undecided; {:.3}s, {} nodes)",
+        "  alternative mates: {}{} ({} attacker plies, {checks} other checks, {open} undecided; {:.3}s, {} nodes)",
         summary(r),
+        longer_summary(r).map(|l| format!("; {l}")).unwrap_or_default(),
         r.plies.len(),
         o.seconds,
         r.nodes
@@ -97,62 +127,116 @@ fn summary(r: &AltReport) -> String {
     }
 }
 
-/// The lines of one attacker ply with alternatives or open checks; `None` otherwise.
+/// The verdict on longer mates in words (`None`: they were not looked for).
+fn longer_summary(r: &AltReport) -> Option<String> {
+    r.longer?;
+    let flaws = r.plies_with_longer();
+    let detours: usize = r.plies.iter().map(|p| p.longer.iter().filter(|l| l.detour_at.is_some()).count()).sum();
+    let open: usize = r.plies.iter().map(|p| p.longer_undecided.len()).sum();
+    let head = if flaws.is_empty() {
+        "no longer alternative".to_string()
+    } else {
+        format!("longer alternatives at ply {}", flaws.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", "))
+    };
+    let detours = if detours > 0 { format!(", {detours} detours (迂回)") } else { String::new() };
+    let open = if open > 0 { format!(", {open} longer checks undecided") } else { String::new() };
+    Some(format!("{head}{detours}{open}"))
+}
+
+/// The lines of one attacker ply with alternatives, longer mates or open checks;
+/// `None` otherwise.
 fn ply_text(p: &AltPly) -> Option<String> {
     let Some(left) = p.remaining else {
         return Some(format!("    ply {:<3} main {:<6} undecided: the node's mate length could not be settled", p.ply, p.main.to_string()));
     };
-    if p.alternatives.is_empty() && p.undecided.is_empty() {
+    if p.alternatives.is_empty() && p.undecided.is_empty() && p.longer.is_empty() && p.longer_undecided.is_empty() {
         return None;
     }
     let last = if p.final_move { ", the final move" } else { "" };
     let mut lines = vec![format!("    ply {:<3} main {:<6} (mate in {left}{last})", p.ply, p.main.to_string())];
     for a in &p.alternatives {
-        let mut notes = Vec::new();
-        if p.final_move {
-            notes.push("final-move alternative, tolerated by the composers");
-        }
-        if a.promotion_twin {
-            notes.push("promotion or not (成・不成非限定)");
-        }
-        if a.drop_twin {
-            notes.push("the same piece dropped elsewhere (打ち場所非限定)");
-        }
-        if !a.best_defence {
-            notes.push("line: one defence, not proved the best");
-        }
-        let notes = if notes.is_empty() { String::new() } else { format!("  [{}]", notes.join("; ")) };
-        let moves: Vec<String> = a.line.iter().map(|m| m.to_string()).collect();
-        lines.push(format!("      alternative {:<6} mates in {}: {}{notes}", a.mv.to_string(), a.plies, moves.join(" ")));
+        let notes = notes(a, p.final_move.then_some("final-move alternative, tolerated by the composers"));
+        lines.push(format!("      alternative {:<6} mates in {}: {}{notes}", a.mv.to_string(), a.plies, line_text(a)));
     }
     for u in &p.undecided {
         lines.push(format!("      undecided   {:<6} ({})", u.mv.to_string(), u.reason));
     }
+    for l in &p.longer {
+        lines.push(longer_text(l, left, p.final_move));
+    }
+    if !p.longer_undecided.is_empty() {
+        let open: Vec<String> = p.longer_undecided.iter().map(|u| format!("{} ({})", u.mv, u.reason)).collect();
+        lines.push(format!("      longer mate undecided: {}", open.join(", ")));
+    }
     Some(lines.join("\n"))
+}
+
+/// One longer mate: a longer alternative (a flaw) or a detour (迂回).
+fn longer_text(l: &LongerMate, left: u16, final_move: bool) -> String {
+    let a = &l.mate;
+    let kind = match l.detour_at {
+        Some(j) => format!("detour (迂回) {:<6} mates in {} (main {left}), back on the main line before ply {j}", a.mv.to_string(), a.plies),
+        None => format!("longer alternative {:<6} mates in {} (main {left})", a.mv.to_string(), a.plies),
+    };
+    let notes = notes(a, final_move.then_some("at the final move"));
+    format!("      {kind}: {}{notes}", line_text(a))
+}
+
+/// The moves of an alternative's line.
+fn line_text(a: &AltMate) -> String {
+    a.line.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// The bracketed notes of an alternative (`first`, then its marks), or nothing.
+fn notes(a: &AltMate, first: Option<&str>) -> String {
+    let mut notes: Vec<&str> = first.into_iter().collect();
+    if a.promotion_twin {
+        notes.push("promotion or not (成・不成非限定)");
+    }
+    if a.drop_twin {
+        notes.push("the same piece dropped elsewhere (打ち場所非限定)");
+    }
+    if !a.best_defence {
+        notes.push("line: one defence, not proved the best");
+    }
+    if notes.is_empty() {
+        String::new()
+    } else {
+        format!("  [{}]", notes.join("; "))
+    }
+}
+
+/// An alternative as JSON.
+fn mate_json(a: &AltMate) -> Value {
+    json!({ "move": a.mv.to_string(), "plies": a.plies,
+        "line": a.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "best_defence": a.best_defence, "promotion_twin": a.promotion_twin, "drop_twin": a.drop_twin })
 }
 
 /// The `alt` object of the problem's JSON line.
 pub fn json(o: &AltOutcome, expected: Option<&str>) -> Value {
     let r = &o.report;
+    let open = |u: &[hisha::mate::alt::AltUndecided]| -> Vec<Value> { u.iter().map(|u| json!({ "move": u.mv.to_string(), "reason": u.reason })).collect() };
     let plies: Vec<Value> = r
         .plies
         .iter()
         .map(|p| {
-            let alts: Vec<Value> = p
-                .alternatives
+            let alts: Vec<Value> = p.alternatives.iter().map(mate_json).collect();
+            let longer: Vec<Value> = p
+                .longer
                 .iter()
-                .map(|a| {
-                    json!({ "move": a.mv.to_string(), "plies": a.plies,
-                        "line": a.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                        "best_defence": a.best_defence, "promotion_twin": a.promotion_twin, "drop_twin": a.drop_twin })
+                .map(|l| {
+                    let mut v = mate_json(&l.mate);
+                    v["detour_at"] = json!(l.detour_at);
+                    v
                 })
                 .collect();
-            let open: Vec<Value> = p.undecided.iter().map(|u| json!({ "move": u.mv.to_string(), "reason": u.reason })).collect();
             json!({ "ply": p.ply, "main": p.main.to_string(), "remaining": p.remaining, "final": p.final_move,
-                "candidates": p.candidates, "alternatives": alts, "undecided": open })
+                "candidates": p.candidates, "alternatives": alts, "undecided": open(&p.undecided),
+                "longer": longer, "longer_undecided": open(&p.longer_undecided) })
         })
         .collect();
-    json!({ "status": r.status(), "expected": expected.map(normalise), "verdict": o.verdict,
+    json!({ "status": r.status(), "longer_status": r.longer_status(), "expected": expected.map(normalise), "verdict": o.verdict,
         "seconds": o.seconds, "nodes": r.nodes, "plies": plies })
 }
 
@@ -165,5 +249,7 @@ mod tests {
         assert_eq!(normalise(" ALT 1, 7 "), "alt 1,7");
         assert_eq!(normalise("alt 3"), "alt 3");
         assert_eq!(normalise("unique"), "unique");
+        assert_eq!(normalise("unique;  Longer 79, 81"), "unique; longer 79,81");
+        assert_eq!(normalise("alt 3 ; longer none"), "alt 3; longer none");
     }
 }

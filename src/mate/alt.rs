@@ -10,8 +10,15 @@
 //!   happen when the main line is not proved shortest (早詰, an early mate).
 //! * At the final ply (`R = 1`) another mating move is an alternative too, reported as
 //!   a final-move one (最終手余詰), which the composers tolerate.
-//! * A move that mates only in more plies than `R` is a detour ("redundant"), not an
-//!   alternative, and is not looked for.
+//! * A move that mates only in more plies than `R` is a longer alternative, which the
+//!   composers count as a flaw (キズ; 将棋無双 第14番's 7四龍, 9 plies against the
+//!   main line's 5), unless its line comes back to the main line: passes through a
+//!   position of the main line from this node on (the same board, hands and side to
+//!   move), a detour (迂回), which is no flaw. These are looked for when
+//!   `AltLimits::longer` is set, up to `R + longer` plies, and kept apart from the
+//!   same-length ones: `AltReport::status` is about the latter only, as it always was,
+//!   and `AltReport::longer_status` about the former. The detour test is made on the
+//!   line shown (the best defence when it could be read).
 //! * A promoted and an unpromoted move between the same squares are different moves;
 //!   such a pair is marked (成・不成非限定), as is a drop of the main move's piece on
 //!   another square (打ち場所非限定).
@@ -20,11 +27,21 @@
 //!
 //! Every check is one bounded question to the solver ("is the defender mated within
 //! `R - 1` plies after this move?") with a node budget and a deadline; a question left
-//! open is reported as undecided, never as "no alternative". Each alternative found
-//! comes with a mating line (the best defence where it can be read within the budget,
-//! otherwise one defence and the table's line) that is played out on a `Position`:
-//! legal, every attacker move a check, mate at the end, within `R` plies. The solver's
-//! table from the solve is kept warm, so most questions are answered from it.
+//! open is reported as undecided, never as "no alternative". A move that does not mate
+//! within `R` gets a second question of the same kind, within `R + longer` (with the
+//! same budget), when longer mates are looked for; one left open is a longer question
+//! undecided, which leaves `status` alone. Should that question find a mate within `R`
+//! after all (under the conventions the solver's futility tests are bounded, see
+//! `futile`, so two questions can disagree), its verified line makes it an alternative
+//! of the same length. Each alternative found comes with a mating line (the best
+//! defence where it can be read within the budget, otherwise one defence and the
+//! table's line) that is played out on a `Position`: legal, every attacker move a
+//! check, mate at the end, within `R` plies (a longer one: within its bound). The
+//! solver's table from the solve is kept warm, so most questions are answered from it.
+//!
+//! The detour test looks at one line: where the attacker has two mates of the same
+//! length after the move, one coming back and one not, which is shown decides it
+//! (Zuko 98's final position: 3c2d 2a3a, then 2d3c back or 2d2b on).
 //! Uses `Solver::ask` and the solution extraction of `line`.
 
 use super::line::{Pv, PvCtx};
@@ -37,7 +54,15 @@ pub struct AltLimits {
     pub nodes_per_check: u64,
     /// When the whole pass stops (checks not made by then are undecided).
     pub deadline: Option<Instant>,
+    /// Look for longer mates too, up to this many plies beyond the node's length
+    /// (`None`: not at all; capped at the solver's depth limit).
+    pub longer: Option<u16>,
 }
+
+/// The margin `hisha mate --alt` looks for longer mates within (`AltLimits::longer`):
+/// 4000, the solver's depth limit, so in effect a mate at any length (the questions
+/// are bounded by their nodes, not by their depth).
+pub const LONGER_ANY: u16 = MAX_DEPTH;
 
 /// An alternative mating move at one attacker node.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +81,17 @@ pub struct AltMate {
     pub promotion_twin: bool,
     /// A drop of the same piece as the main move's drop, on another square.
     pub drop_twin: bool,
+}
+
+/// A mate that takes more plies than the node's length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LongerMate {
+    /// The move, its line and length (`plies` > the node's length) as for the others.
+    pub mate: AltMate,
+    /// `Some(j)`: the line passes through the main line's position before its ply `j`
+    /// (`j` = the main line's length + 1: its final, mated position), a detour (迂回);
+    /// `None`: it does not, a longer alternative (a flaw).
+    pub detour_at: Option<usize>,
 }
 
 /// A candidate move whose check was left open.
@@ -82,6 +118,10 @@ pub struct AltPly {
     pub candidates: usize,
     pub alternatives: Vec<AltMate>,
     pub undecided: Vec<AltUndecided>,
+    /// Mates in more plies than `remaining`, detours included (when looked for).
+    pub longer: Vec<LongerMate>,
+    /// Other checks whose longer question was left open.
+    pub longer_undecided: Vec<AltUndecided>,
 }
 
 /// The result of the alternative-mate pass over a main line.
@@ -90,6 +130,8 @@ pub struct AltReport {
     pub plies: Vec<AltPly>,
     /// Nodes the pass spent.
     pub nodes: u64,
+    /// The margin longer mates were looked for within (`None`: they were not).
+    pub longer: Option<u16>,
 }
 
 impl AltReport {
@@ -115,9 +157,38 @@ impl AltReport {
         if plies.is_empty() {
             "unique".to_string()
         } else {
-            format!("alt {}", plies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(","))
+            format!("alt {}", plies_list(&plies))
         }
     }
+
+    /// The plies (1-based) that have a longer alternative that is no detour.
+    pub fn plies_with_longer(&self) -> Vec<usize> {
+        self.plies.iter().filter(|p| p.longer.iter().any(|l| l.detour_at.is_none())).map(|p| p.ply).collect()
+    }
+
+    /// The verdict on longer mates: `longer none` (every question decided, none but
+    /// detours), `longer 1,79` (longer alternatives that are no detour at these plies,
+    /// every question decided), `longer undecided` (some question, of either kind, left
+    /// open), or `longer unchecked` (not looked for).
+    pub fn longer_status(&self) -> String {
+        if self.longer.is_none() {
+            return "longer unchecked".to_string();
+        }
+        if !self.decided() || self.plies.iter().any(|p| !p.longer_undecided.is_empty()) {
+            return "longer undecided".to_string();
+        }
+        let plies = self.plies_with_longer();
+        if plies.is_empty() {
+            "longer none".to_string()
+        } else {
+            format!("longer {}", plies_list(&plies))
+        }
+    }
+}
+
+/// `1,7` for plies 1 and 7.
+fn plies_list(plies: &[usize]) -> String {
+    plies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")
 }
 
 /// Plays `line` out from `pos` (attacker to move): every move legal, every attacker
@@ -147,6 +218,47 @@ pub(super) fn verify_line(pos: &Position, line: &Pv, limit: u16) -> Option<u16> 
     (counted <= limit).then_some(counted)
 }
 
+/// The full keys (board, hands, side to move) of the main line's positions: before
+/// each of its moves, then after the last (as far as its moves are legal).
+fn main_line_keys(pos: &Position, main: &[Move]) -> Vec<u64> {
+    let mut p = pos.clone();
+    let mut keys = vec![p.key()];
+    for &m in main {
+        if !movegen::is_legal(&p, m) {
+            break;
+        }
+        p.do_move(m);
+        keys.push(p.key());
+    }
+    keys
+}
+
+/// One attacker node of the main line, as the pass looks at it.
+struct MainNode<'a> {
+    /// The main line's move here, its 1-based ply and the plies left from here.
+    main: Move,
+    ply: usize,
+    raw_left: u16,
+    /// The keys of the main line's positions from this node on (`main_line_keys`).
+    later: &'a [u64],
+}
+
+impl MainNode<'_> {
+    /// The main line's ply before which `line` (from `pos`, this node) passes through
+    /// a position of the main line from here on: a detour. `None`: it never does.
+    fn detour_at(&self, pos: &Position, line: &[Move]) -> Option<usize> {
+        let mut p = pos.clone();
+        for &m in line {
+            p.do_move(m);
+            let key = p.key();
+            if let Some(i) = self.later.iter().position(|&k| k == key) {
+                return Some(self.ply + i);
+            }
+        }
+        None
+    }
+}
+
 impl Solver {
     /// The alternative mates along `main` (a mating line from `pos`: the attacker's
     /// move first, or the defender's when the side to move in `pos` is in check), on a
@@ -161,16 +273,16 @@ impl Solver {
         let progress = self.progress.take();
         let stats = self.stats;
         self.budget = u64::MAX;
-        let mut report = AltReport::default();
+        let mut report = AltReport { longer: limits.longer, ..AltReport::default() };
+        let keys = main_line_keys(pos, main);
         let mut p = pos.clone();
         // A root in check has the defender to move: the attacker's plies are the odd ones.
         let attacker_parity = usize::from(pos.in_check());
         for (k, &m) in main.iter().enumerate() {
             if k % 2 == attacker_parity {
                 let raw_left = u16::try_from(main.len() - k).unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
-                let mut at = self.alternatives_at(&mut p, m, raw_left, limits, stop);
-                at.ply = k + 1;
-                report.plies.push(at);
+                let node = MainNode { main: m, raw_left, ply: k + 1, later: &keys[k.min(keys.len())..] };
+                report.plies.push(self.alternatives_at(&mut p, &node, limits, stop));
             }
             if !movegen::is_legal(&p, m) {
                 break;
@@ -183,33 +295,54 @@ impl Solver {
         report
     }
 
-    /// The checks at one attacker node (`pos`, left as found) whose main move is
-    /// `main` with `raw_left` plies of the main line from here.
-    fn alternatives_at(&mut self, pos: &mut Position, main: Move, raw_left: u16, limits: AltLimits, stop: &AtomicBool) -> AltPly {
+    /// The checks at one attacker node (`pos`, left as found) of the main line.
+    fn alternatives_at(&mut self, pos: &mut Position, node: &MainNode, limits: AltLimits, stop: &AtomicBool) -> AltPly {
+        let main = node.main;
         let mut list = MoveList::new();
         let mut kids = Vec::new();
         gen_node_moves(pos, true, &mut list, &mut kids);
         let others: Vec<Move> = kids.iter().map(|c| c.m).filter(|&m| m != main).collect();
-        let remaining = self.exact_value(pos, raw_left, true, limits, stop).ok();
+        let remaining = self.exact_value(pos, node.raw_left, true, limits, stop).ok();
         let mut ply = AltPly {
-            ply: 0,
+            ply: node.ply,
             main,
             remaining,
-            final_move: raw_left == 1,
+            final_move: node.raw_left == 1,
             candidates: others.len(),
             alternatives: Vec::new(),
             undecided: Vec::new(),
+            longer: Vec::new(),
+            longer_undecided: Vec::new(),
         };
         let Some(r) = remaining else { return ply };
         ply.final_move = r == 1;
+        let twins = |mut alt: AltMate| {
+            let m = alt.mv;
+            alt.promotion_twin = !m.is_drop() && !main.is_drop() && m.from() == main.from() && m.to() == main.to();
+            alt.drop_twin = m.is_drop() && main.is_drop() && m.drop_piece() == main.drop_piece();
+            alt
+        };
         for m in others {
             match self.check_alternative(pos, m, r, limits, stop) {
-                Ok(Some(mut alt)) => {
-                    alt.promotion_twin = !m.is_drop() && !main.is_drop() && m.from() == main.from() && m.to() == main.to();
-                    alt.drop_twin = m.is_drop() && main.is_drop() && m.drop_piece() == main.drop_piece();
-                    ply.alternatives.push(alt);
+                Ok(Some(alt)) => ply.alternatives.push(twins(alt)),
+                Ok(None) => {
+                    let Some(margin) = limits.longer else { continue };
+                    let bound = r.saturating_add(margin).min(MAX_DEPTH);
+                    if bound <= r {
+                        continue;
+                    }
+                    match self.check_alternative(pos, m, bound, limits, stop) {
+                        // Within `r` after all: the first answer missed it (see the
+                        // module doc), the verified line shows it.
+                        Ok(Some(alt)) if alt.plies <= r => ply.alternatives.push(twins(alt)),
+                        Ok(Some(alt)) => {
+                            let detour_at = node.detour_at(pos, &alt.line);
+                            ply.longer.push(LongerMate { mate: twins(alt), detour_at });
+                        }
+                        Ok(None) => {}
+                        Err(reason) => ply.longer_undecided.push(AltUndecided { mv: m, reason }),
+                    }
                 }
-                Ok(None) => {}
                 Err(reason) => ply.undecided.push(AltUndecided { mv: m, reason }),
             }
         }
@@ -283,5 +416,38 @@ impl Solver {
             return Ok(Some((out, false)));
         }
         Err("mate proved, but no line could be read within the budget")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ply(n: usize, longer: Vec<Option<usize>>, open: bool) -> AltPly {
+        let mv = Move::from_usi("G*8d").expect("move");
+        let mate = AltMate { mv, line: vec![mv], plies: 9, best_defence: true, promotion_twin: false, drop_twin: false };
+        AltPly {
+            ply: n,
+            main: mv,
+            remaining: Some(5),
+            final_move: false,
+            candidates: 1,
+            alternatives: Vec::new(),
+            undecided: Vec::new(),
+            longer: longer.into_iter().map(|detour_at| LongerMate { mate: mate.clone(), detour_at }).collect(),
+            longer_undecided: if open { vec![AltUndecided { mv, reason: "node limit" }] } else { Vec::new() },
+        }
+    }
+
+    #[test]
+    fn longer_status_lists_flaws_not_detours() {
+        let report = |plies| AltReport { plies, nodes: 0, longer: Some(LONGER_ANY) };
+        assert_eq!(report(vec![ply(1, vec![None], false), ply(3, vec![Some(5)], false)]).longer_status(), "longer 1");
+        assert_eq!(report(vec![ply(1, vec![Some(1)], false)]).longer_status(), "longer none");
+        assert_eq!(report(vec![ply(1, vec![None], true)]).longer_status(), "longer undecided");
+        let r = report(vec![ply(1, vec![None], false)]);
+        // The same-length status is not touched by longer mates.
+        assert_eq!((r.status().as_str(), r.plies_with_longer()), ("unique", vec![1]));
+        assert_eq!(AltReport { longer: None, ..r }.longer_status(), "longer unchecked");
     }
 }
