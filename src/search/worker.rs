@@ -76,6 +76,7 @@ struct Node {
     root: bool,
     eval: i32,
     improving: bool,
+    in_check: bool,
 }
 
 /// One move about to be searched.
@@ -490,7 +491,9 @@ impl Worker {
     }
 
     /// Pruning of one move before it is made: move count, futility, history and SEE
-    /// for quiet moves, SEE for checking moves and losing captures.
+    /// for quiet moves, SEE for checking moves and losing captures. In check the same
+    /// rules apply to the evasions (interposing drops are most of them), futility aside:
+    /// the node has no static evaluation.
     fn prune_move(&self, node: &Node, c: &Candidate, alpha: i32) -> bool {
         let depth = node.depth;
         if c.quiet && c.gives_check {
@@ -502,7 +505,8 @@ impl Worker {
             // The depth this move would be searched to after its late-move reduction.
             let lmr_depth = (depth - 1 - lmr(depth, c.number)).max(0);
             (!node.pv && depth <= 8 && c.number > params::lmp_base() + depth * depth * if node.improving { 2 } else { 1 })
-                || (lmr_depth <= params::futility_max_depth()
+                || (!node.in_check
+                    && lmr_depth <= params::futility_max_depth()
                     && node.eval + params::futility_base() + params::futility_per_depth() * lmr_depth <= alpha)
                 || (lmr_depth <= params::history_prune_depth()
                     && c.score < -params::history_prune_margin() * depth
@@ -699,7 +703,7 @@ impl Worker {
         let eval = self.node_eval(in_check, tte, ply);
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
-        let node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving };
+        let node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check };
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_IN_MAX {
             if let Some(v) = self.prune_node(&node) {
                 return v;
@@ -741,7 +745,7 @@ impl Worker {
             let quiet = self.is_quiet(m);
             let gives_check = ci.gives_check(&self.pos, m);
             let mut c = Candidate { mv: m, score, number: move_count, quiet, gives_check, extension: 0 };
-            if !root && best > -MATE_IN_MAX && !in_check && self.prune_move(&node, &c, alpha) {
+            if !root && best > -MATE_IN_MAX && self.prune_move(&node, &c, alpha) {
                 continue;
             }
             if m == tt_move && !root && !singular_search {
