@@ -5,7 +5,7 @@
 //! main line), and the CLI. Every search is node-bounded; no timing assertions.
 
 use hisha::core::types::Move;
-use hisha::mate::alt::{AltLimits, AltReport, LONGER_ANY};
+use hisha::mate::alt::{AltLimits, AltReport};
 use hisha::mate::{is_mating_line, Conventions, MateResult, Solver};
 use hisha::position::Position;
 use std::process::Command;
@@ -30,12 +30,12 @@ fn solve_and_check(sfen: &str, limits: AltLimits) -> (Vec<Move>, AltReport) {
 
 /// The same-length checks only.
 fn limits() -> AltLimits {
-    AltLimits { nodes_per_check: NODES_PER_CHECK, deadline: None, longer: None }
+    AltLimits { nodes_per_check: NODES_PER_CHECK, deadline: None, longer: false }
 }
 
 /// Longer mates too, at any length, with `nodes` per question.
 fn with_longer(nodes: u64) -> AltLimits {
-    AltLimits { nodes_per_check: nodes, deadline: None, longer: Some(LONGER_ANY) }
+    AltLimits { nodes_per_check: nodes, deadline: None, longer: true }
 }
 
 /// Every alternative's line is a mate from its node within the node's length.
@@ -112,7 +112,7 @@ fn a_unique_mate_has_no_alternative() {
 fn checks_left_open_are_undecided_never_unique() {
     // mogami-13 with no time left for the pass: nothing may be called unique.
     let sfen = "5n1k1/5p3/5s1p1/8N/7P1/9/9/9/9 b R2Br4g3s2n4l15p 1";
-    let (_, report) = solve_and_check(sfen, AltLimits { nodes_per_check: 1, deadline: Some(Instant::now()), longer: Some(LONGER_ANY) });
+    let (_, report) = solve_and_check(sfen, AltLimits { nodes_per_check: 1, deadline: Some(Instant::now()), longer: true });
     assert_eq!(report.status(), "undecided", "{report:?}");
     assert_eq!(report.longer_status(), "longer undecided", "{report:?}");
     assert!(!report.decided());

@@ -6,7 +6,7 @@
 //! `; longer none` or `; longer 79`: longer mates are then looked for and judged too).
 
 use hisha::core::types::Move;
-use hisha::mate::alt::{AltLimits, AltMate, AltPly, AltReport, LongerMate, LONGER_ANY};
+use hisha::mate::alt::{AltLimits, AltMate, AltPly, AltReport, LongerMate};
 use hisha::mate::Solver;
 use hisha::position::Position;
 use serde_json::{json, Value};
@@ -38,7 +38,7 @@ pub fn check(solver: &mut Solver, pos: &Position, main: &[Move], settings: AltSe
     let start = Instant::now();
     // Longer mates cost several times the rest of the pass (docs/tsume.md): looked for
     // with `--alt-longer`, or where the file's status asks about them.
-    let longer = (settings.longer || expected.is_some_and(|e| normalise(e).contains(';'))).then_some(LONGER_ANY);
+    let longer = settings.longer || expected.is_some_and(|e| normalise(e).contains(';'));
     let limits = AltLimits { nodes_per_check: settings.nodes, deadline: settings.time.map(|t| start + t), longer };
     let stop = AtomicBool::new(false);
     let report = solver.alternatives_deep(pos, main, limits, &stop);
@@ -129,7 +129,9 @@ fn summary(r: &AltReport) -> String {
 
 /// The verdict on longer mates in words (`None`: they were not looked for).
 fn longer_summary(r: &AltReport) -> Option<String> {
-    r.longer?;
+    if !r.longer {
+        return None;
+    }
     let flaws = r.plies_with_longer();
     let detours: usize = r.plies.iter().map(|p| p.longer.iter().filter(|l| l.detour_at.is_some()).count()).sum();
     let open: usize = r.plies.iter().map(|p| p.longer_undecided.len()).sum();

@@ -15,7 +15,7 @@
 //!   main line's 5), unless its line comes back to the main line: passes through a
 //!   position of the main line from this node on (the same board, hands and side to
 //!   move), a detour (迂回), which is no flaw. These are looked for when
-//!   `AltLimits::longer` is set, up to `R + longer` plies, and kept apart from the
+//!   `AltLimits::longer` is set, at any length, and kept apart from the
 //!   same-length ones: `AltReport::status` is about the latter only, as it always was,
 //!   and `AltReport::longer_status` about the former. The detour test is made on the
 //!   line shown (the best defence when it could be read).
@@ -28,8 +28,8 @@
 //! Every check is one bounded question to the solver ("is the defender mated within
 //! `R - 1` plies after this move?") with a node budget and a deadline; a question left
 //! open is reported as undecided, never as "no alternative". A move that does not mate
-//! within `R` gets a second question of the same kind, within `R + longer` (with the
-//! same budget), when longer mates are looked for; one left open is a longer question
+//! within `R` gets a second question of the same kind, within the solver's depth limit
+//! (with the same budget), when longer mates are looked for; one left open is a longer question
 //! undecided, which leaves `status` alone. Should that question find a mate within `R`
 //! after all (under the conventions the solver's futility tests are bounded, see
 //! `futile`, so two questions can disagree), its verified line makes it an alternative
@@ -54,15 +54,10 @@ pub struct AltLimits {
     pub nodes_per_check: u64,
     /// When the whole pass stops (checks not made by then are undecided).
     pub deadline: Option<Instant>,
-    /// Look for longer mates too, up to this many plies beyond the node's length
-    /// (`None`: not at all; capped at the solver's depth limit).
-    pub longer: Option<u16>,
+    /// Look for longer mates too, at any length: within the solver's depth limit, so
+    /// the questions are bounded by their nodes, not by their depth.
+    pub longer: bool,
 }
-
-/// The margin `hisha mate --alt` looks for longer mates within (`AltLimits::longer`):
-/// 4000, the solver's depth limit, so in effect a mate at any length (the questions
-/// are bounded by their nodes, not by their depth).
-pub const LONGER_ANY: u16 = MAX_DEPTH;
 
 /// An alternative mating move at one attacker node.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,8 +125,8 @@ pub struct AltReport {
     pub plies: Vec<AltPly>,
     /// Nodes the pass spent.
     pub nodes: u64,
-    /// The margin longer mates were looked for within (`None`: they were not).
-    pub longer: Option<u16>,
+    /// Whether longer mates were looked for.
+    pub longer: bool,
 }
 
 impl AltReport {
@@ -171,7 +166,7 @@ impl AltReport {
     /// every question decided), `longer undecided` (some question, of either kind, left
     /// open), or `longer unchecked` (not looked for).
     pub fn longer_status(&self) -> String {
-        if self.longer.is_none() {
+        if !self.longer {
             return "longer unchecked".to_string();
         }
         if !self.decided() || self.plies.iter().any(|p| !p.longer_undecided.is_empty()) {
@@ -326,12 +321,10 @@ impl Solver {
             match self.check_alternative(pos, m, r, limits, stop) {
                 Ok(Some(alt)) => ply.alternatives.push(twins(alt)),
                 Ok(None) => {
-                    let Some(margin) = limits.longer else { continue };
-                    let bound = r.saturating_add(margin).min(MAX_DEPTH);
-                    if bound <= r {
+                    if !limits.longer || r >= MAX_DEPTH {
                         continue;
                     }
-                    match self.check_alternative(pos, m, bound, limits, stop) {
+                    match self.check_alternative(pos, m, MAX_DEPTH, limits, stop) {
                         // Within `r` after all: the first answer missed it (see the
                         // module doc), the verified line shows it.
                         Ok(Some(alt)) if alt.plies <= r => ply.alternatives.push(twins(alt)),
@@ -441,13 +434,13 @@ mod tests {
 
     #[test]
     fn longer_status_lists_flaws_not_detours() {
-        let report = |plies| AltReport { plies, nodes: 0, longer: Some(LONGER_ANY) };
+        let report = |plies| AltReport { plies, nodes: 0, longer: true };
         assert_eq!(report(vec![ply(1, vec![None], false), ply(3, vec![Some(5)], false)]).longer_status(), "longer 1");
         assert_eq!(report(vec![ply(1, vec![Some(1)], false)]).longer_status(), "longer none");
         assert_eq!(report(vec![ply(1, vec![None], true)]).longer_status(), "longer undecided");
         let r = report(vec![ply(1, vec![None], false)]);
         // The same-length status is not touched by longer mates.
         assert_eq!((r.status().as_str(), r.plies_with_longer()), ("unique", vec![1]));
-        assert_eq!(AltReport { longer: None, ..r }.longer_status(), "longer unchecked");
+        assert_eq!(AltReport { longer: false, ..r }.longer_status(), "longer unchecked");
     }
 }
