@@ -87,6 +87,8 @@ impl BucketMem {
             if base.is_null() {
                 return None;
             }
+            // Before the first write, so the pages are faulted in huge.
+            crate::core::large_pages::advise(base, size);
             let buckets = base.add(base.align_offset(64)) as *mut Bucket;
             Some(BucketMem { buckets, len: n.max(1), base, layout })
         }

@@ -3,8 +3,10 @@
 //! Each entry is two `AtomicU64`: `key ^ data` and `data`. A reader accepts an entry
 //! only when the two words xor back to its key, so a torn write by another thread is
 //! seen as a miss rather than as a wrong entry (the "xor trick"). No `unsafe` here:
-//! the cache hint is `core::prefetch`. Uses `core` only.
+//! the cache hint is `core::prefetch`, the memory is advised to huge pages
+//! (`core::large_pages`). Uses `core` only.
 
+use crate::core::large_pages;
 use crate::core::types::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -79,11 +81,11 @@ impl TranspositionTable {
         let mut mb = mb.max(1);
         loop {
             let buckets = (mb << 20) / (BUCKET * 16);
-            let mut v: Vec<AtomicU64> = Vec::new();
             let buckets = buckets.max(1);
             let len = (buckets + 1) * BUCKET * 2;
-            if v.try_reserve_exact(len).is_ok() || mb == 1 {
-                v.resize_with(len, || AtomicU64::new(0));
+            let table = large_pages::try_vec(len, || AtomicU64::new(0));
+            if table.is_some() || mb == 1 {
+                let v = table.unwrap_or_else(|| (0..len).map(|_| AtomicU64::new(0)).collect());
                 let misalign = (v.as_ptr() as usize) % 64;
                 let base = if misalign == 0 { 0 } else { (64 - misalign) / 8 };
                 return (TranspositionTable { slots: v, base, buckets, generation: AtomicU8::new(0) }, mb);

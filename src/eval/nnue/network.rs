@@ -7,6 +7,7 @@
 //! read. Uses `mlp`, `core` and `position`.
 
 use super::*;
+use crate::core::large_pages;
 
 /// The network's weights, quantised.
 pub struct Network {
@@ -103,10 +104,13 @@ impl Reader<'_> {
         v
     }
 
+    /// `n` little-endian i16s; a large array (the feature weights) goes to memory
+    /// advised to huge pages (`core::large_pages`), since the accumulator updates read
+    /// rows all over it.
     pub(super) fn i16s(&mut self, n: usize) -> Vec<i16> {
-        let v = self.b[self.at..self.at + 2 * n].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+        let mut words = self.b[self.at..self.at + 2 * n].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         self.at += 2 * n;
-        v
+        large_pages::try_vec(n, || words.next().unwrap_or(0)).unwrap_or_else(|| words.collect())
     }
 
     pub(super) fn i32s(&mut self, n: usize) -> Vec<i32> {
