@@ -83,3 +83,42 @@ fn is_legal_agrees_with_the_legal_move_list() {
         }
     }
 }
+
+/// `has_evasion` (the early-exit mate test) agrees with the legal move list on every
+/// position in check one or two plies below the suite positions, mates included.
+#[test]
+fn has_evasion_agrees_with_the_legal_move_list() {
+    use hisha::movegen::{has_evasion, legal_moves};
+    hisha::init();
+    let text = include_str!("../positions/perft.txt");
+    let positions: Vec<Position> =
+        text.lines().filter_map(|l| l.split('|').nth(1)).filter_map(|s| Position::from_sfen(s.trim()).ok()).collect();
+    let (mut checks, mut mates) = (0, 0);
+    let mut compare = |p: &Position| {
+        let any = !legal_moves(p).is_empty();
+        assert_eq!(has_evasion(p), any, "{}", p.to_sfen());
+        if p.in_check() {
+            checks += 1;
+            mates += !any as u32;
+        }
+    };
+    for pos in &positions {
+        compare(pos);
+        for &m in legal_moves(pos).iter() {
+            let mut child = pos.clone();
+            child.do_move(m);
+            if child.in_check() {
+                compare(&child);
+                continue;
+            }
+            for &reply in legal_moves(&child).iter() {
+                let mut grandchild = child.clone();
+                grandchild.do_move(reply);
+                if grandchild.in_check() {
+                    compare(&grandchild);
+                }
+            }
+        }
+    }
+    assert!(checks > 10_000 && mates > 100, "{checks} positions in check, {mates} mates");
+}

@@ -59,6 +59,12 @@ impl<T: Copy, const N: usize> BoundedVec<T, N> {
         self.len = 0;
     }
 
+    /// Keeps the first `n` items (all of them if there are fewer).
+    #[inline(always)]
+    pub fn truncate(&mut self, n: usize) {
+        self.len = self.len.min(n);
+    }
+
     /// The items as a slice.
     #[inline(always)]
     pub fn as_slice(&self) -> &[T] {

@@ -97,13 +97,20 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 /// could be `m`: those of the piece on its origin to its destination, or the drops on
 /// its destination (every evasion when in check, few anyway), and looks for it there.
 pub fn is_legal(pos: &Position, m: Move) -> bool {
+    is_generated(pos, m, true)
+}
+
+/// Whether `m` is among the legal moves `generate` lists with `all_promos` (without
+/// it, the unpromoted pawn, bishop and rook moves that could promote are left out):
+/// the test a move from a table or a killer slot passes before it is searched.
+pub fn is_generated(pos: &Position, m: Move, all_promos: bool) -> bool {
     if !m.is_ok() {
         return false;
     }
     let us = pos.side_to_move();
     let mut list = MoveList::new();
     if pos.in_check() {
-        gen_evasions(pos, us, true, &mut list);
+        gen_evasions(pos, us, all_promos, &mut list);
     } else {
         let target = Bitboard::EMPTY.with(m.to()) & !pos.color_pieces(us);
         if m.is_drop() {
@@ -111,10 +118,19 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
         } else if pos.has_king(us) && m.from() == pos.king_square(us) {
             gen_king_moves(pos, us, target, &mut list);
         } else {
-            gen_moves_of(pos, us, Bitboard::EMPTY.with(m.from()), target, true, &mut list);
+            gen_moves_of(pos, us, Bitboard::EMPTY.with(m.from()), target, all_promos, &mut list);
         }
     }
     list.contains(m)
+}
+
+/// Appends the legal moves whose destination is in `target`, as `generate` lists them
+/// without `all_promos`: the candidates of a mate-in-one test. Not in check.
+pub fn generate_onto(pos: &Position, target: Bitboard, list: &mut MoveList) {
+    if !pos.in_check() {
+        let us = pos.side_to_move();
+        gen_non_evasions(pos, us, target & !pos.color_pieces(us), target, true, false, list);
+    }
 }
 
 #[inline(always)]
@@ -329,6 +345,29 @@ pub(super) fn gen_drops(pos: &Position, us: Color, target: Bitboard, list: &mut 
             list.push(Move::drop(pt, to));
         }
     }
+}
+
+/// Whether the side to move has a legal move. In check (the mate test) it is answered
+/// without listing every evasion: king steps first, which settle most checks, then
+/// captures of the checker and interpositions, drops last.
+pub fn has_evasion(pos: &Position) -> bool {
+    if !pos.in_check() {
+        return !legal_moves(pos).is_empty();
+    }
+    let us = pos.side_to_move();
+    let mut list = MoveList::new();
+    gen_king_moves(pos, us, !pos.color_pieces(us), &mut list);
+    let checkers = pos.checkers();
+    if !list.is_empty() || checkers.more_than_one() {
+        return !list.is_empty();
+    }
+    let checker = checkers.lsb();
+    let block = between(pos.king_square(us), checker);
+    gen_piece_moves(pos, us, block | checkers, false, &mut list);
+    if list.is_empty() {
+        gen_drops(pos, us, block, &mut list);
+    }
+    !list.is_empty()
 }
 
 /// Whether `us` dropping a pawn on `sq` (which checks the enemy king) is mate.

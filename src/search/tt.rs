@@ -38,6 +38,10 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+/// The depth of an entry that holds only a static evaluation (or a quiescence stand-pat
+/// bound): the lowest depth an entry can store, so it is the first to be replaced.
+pub const DEPTH_UNSEARCHED: i32 = -8;
+
 const BUCKET: usize = 4;
 
 /// The shared table.

@@ -4,18 +4,18 @@
 //! `position`, `movegen`, `eval` and the mate probes of `mate`.
 
 use super::history::{history_bonus, piece_to, ThreadTables};
-use super::movepick::{MoveScores, MovePicker};
+use super::movepick::{is_tactical, MoveOrder, MovePicker, MoveScores, StagedPicker, GOOD_CAPTURE, REFUTATION_SCORES};
 use super::params;
 use super::report::Sink;
 use super::shared::Shared;
 use super::think::RootMove;
-use super::tt::{Bound, TtEntry};
+use super::tt::{Bound, TtEntry, DEPTH_UNSEARCHED};
 use super::{from_tt, mate_in, mated_in, to_tt, Config, MATE_IN_MAX, MAX_PLY, REPETITION_DRAW_AT, VALUE_INF, VALUE_SUPERIOR};
 use crate::core::attacks::{king_attacks, knight_attacks};
 use crate::core::types::{Move, PieceType};
 use crate::eval::nnue::{self, Accumulator, Network, RefreshCache};
 use crate::eval::{self, PIECE_VALUE};
-use crate::movegen::{generate, CheckInfo, GenType, MoveList};
+use crate::movegen::{generate, generate_onto, has_evasion, CheckInfo, GenType, MoveList};
 use crate::position::rules::{declaration, repetition_in_search, see, Repetition};
 use crate::position::Position;
 #[cfg(not(feature = "tune"))]
@@ -23,6 +23,9 @@ use once_cell::sync::Lazy;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+mod mates;
+mod ordering;
+use ordering::NodeOrder;
 mod qsearch;
 
 /// The late-move reduction formula (depth and move number from 1).
@@ -63,7 +66,7 @@ const MATE_PROBE_NODES: u64 = 200;
 const MATE_PROBE_PV_NODES: u64 = 300;
 /// Ordering score of a killer, the lowest of the "good quiet" scores; captures that
 /// win material score above `GOOD_CAPTURE`.
-const KILLER_SCORE: i32 = 1_300_000;
+const KILLER_SCORE: i32 = REFUTATION_SCORES[2];
 
 /// What every move of a node shares.
 #[derive(Copy, Clone)]
@@ -89,6 +92,12 @@ struct Candidate {
     gives_check: bool,
     /// Plies added to (or, negative, taken from) the move's depth: singular extensions.
     extension: i32,
+}
+
+/// A node's move picker: one scored list (the root, in check) or stages (elsewhere).
+enum Picker<'a> {
+    Listed(MovePicker<'a>),
+    Staged(StagedPicker<'a>),
 }
 
 /// The outcome of a singular extension test.
@@ -275,104 +284,6 @@ impl Worker {
         }
     }
 
-    /// A mate in one among `list`: a checking move next to the king (or a knight
-    /// check) after which the defender has no evasion.
-    fn mate1(&mut self, list: &MoveList, ci: &CheckInfo) -> Option<Move> {
-        let near = king_attacks(ci.enemy_king);
-        let knight_sq = knight_attacks(self.pos.side_to_move().flip(), ci.enemy_king);
-        for &m in list.iter() {
-            let to = m.to();
-            let knightish = knight_sq.has(to)
-                && (if m.is_drop() { m.drop_piece() == PieceType::Knight } else { self.pos.piece_on(m.from()).kind() == PieceType::Knight });
-            if !(near.has(to) || knightish) || !ci.gives_check(&self.pos, m) {
-                continue;
-            }
-            self.pos.do_move(m);
-            let mut ev = MoveList::new();
-            generate(&self.pos, GenType::Evasions, false, &mut ev);
-            self.pos.undo_move(m);
-            if ev.is_empty() {
-                return Some(m);
-            }
-        }
-        None
-    }
-
-    /// Ordering score of `m` in the main search: hash move, captures by SEE and
-    /// victim, killers, counter-move, then quiet histories.
-    fn main_score(&self, m: Move, tt_move: Move, killers: [Move; 2], counter: Move, ply: usize) -> i32 {
-        let h = &self.tables.histories;
-        if m == tt_move {
-            i32::MAX
-        } else if !self.is_quiet(m) {
-            let cap = self.pos.piece_on(m.to());
-            let v = if cap.is_some() { PIECE_VALUE[cap.kind().index()] } else { 300 };
-            let hist = h.capture_score(&self.pos, m) / 4;
-            if see(&self.pos, m) >= 0 {
-                2_000_000 + v * 8 + hist
-            } else {
-                -2_000_000 + v + hist
-            }
-        } else if m == killers[0] {
-            1_500_000
-        } else if m == killers[1] {
-            1_400_000
-        } else if m == counter {
-            KILLER_SCORE
-        } else {
-            h.quiet_score(&self.pos, m, &self.cont_idx, ply)
-        }
-    }
-
-    /// Ordering score of `m` in quiescence search: hash move, then most valuable
-    /// victim / least valuable attacker.
-    fn quiescence_score(&self, m: Move, tt_move: Move, ply: usize) -> i32 {
-        let cap = self.pos.piece_on(m.to());
-        if m == tt_move {
-            1_000_000
-        } else if cap.is_some() {
-            PIECE_VALUE[cap.kind().index()] * 8 - if m.is_drop() { 0 } else { PIECE_VALUE[self.pos.piece_on(m.from()).kind().index()] / 16 }
-        } else if self.pos.is_capture(m) || m.is_promotion() {
-            100
-        } else {
-            self.tables.histories.quiet_score(&self.pos, m, &self.cont_idx, ply) / 16 - 10000
-        }
-    }
-
-    /// Killers, histories and counter-move after quiet move `m` cut off at `ply`.
-    fn update_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
-        if self.killers[ply][0] != m {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = m;
-        }
-        let bonus = history_bonus(depth);
-        let h = &mut self.tables.histories;
-        h.update_quiet(&self.pos, m, &self.cont_idx, ply, bonus);
-        for &q in tried {
-            if q != m {
-                h.update_quiet(&self.pos, q, &self.cont_idx, ply, -bonus);
-            }
-        }
-        h.set_counter_move(&self.pos, m);
-    }
-
-    /// Histories after move `m` cut off: the move rewarded, the tried moves punished.
-    fn update_cutoff(&mut self, m: Move, quiet: bool, ply: usize, depth: i32, tried: &Tried) {
-        let bonus = history_bonus(depth);
-        if quiet {
-            self.update_quiet(m, ply, depth, &tried.quiets[..tried.nq]);
-        } else {
-            self.tables.histories.update_capture(&self.pos, m, bonus);
-        }
-        for &c in &tried.captures[..tried.nc] {
-            self.tables.histories.update_capture(&self.pos, c, -bonus);
-        }
-    }
-
-    fn is_quiet(&self, m: Move) -> bool {
-        !(self.pos.is_capture(m) || (m.is_promotion() && self.pos.piece_on(m.from()).kind() == PieceType::Pawn))
-    }
-
     /// Copies the child's PV behind `m` into the PV of `ply`.
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][0] = m;
@@ -466,28 +377,6 @@ impl Worker {
             }
         }
         None
-    }
-
-    /// Mate in one, then (deep enough) a short df-pn probe: the mate score to return.
-    fn probe_mates(&mut self, list: &MoveList, ci: &CheckInfo, node: &Node, key: u64) -> Option<i32> {
-        let (ply, depth) = (node.ply, node.depth);
-        let (m, v, bound) = if let Some(m) = self.mate1(list, ci) {
-            (m, mate_in(ply + 1), Bound::Exact)
-        } else if depth >= if node.pv { MATE_PROBE_DEPTH } else { MATE_PROBE_DEPTH_NON_PV } && node.beta < MATE_IN_MAX {
-            // A short df-pn probe where the subtree is big enough to pay for it.
-            let budget = if node.pv { MATE_PROBE_PV_NODES } else { MATE_PROBE_NODES };
-            let (m, len) = self.tables.mate.quick_mate_in(&mut self.pos, budget)?;
-            // The probe's line may not be the shortest: a lower bound.
-            (m, mate_in(ply + len as usize), Bound::Lower)
-        } else {
-            return None;
-        };
-        if node.pv {
-            self.pv[ply][0] = m;
-            self.pv_len[ply] = 1;
-        }
-        self.shared.tt.store(key, m, to_tt(v, ply), node.eval, depth.min(MAX_PLY as i32), bound);
-        Some(v)
     }
 
     /// Pruning of one move before it is made: move count, futility, history and SEE
@@ -701,6 +590,11 @@ impl Worker {
             return mate_in(ply + 1);
         }
         let eval = self.node_eval(in_check, tte, ply);
+        if tte.is_none() && !in_check {
+            // Kept at once (as YaneuraOu does): a node cut off by reverse futility or a
+            // null move stores nothing else, and its next visit then skips the network.
+            self.shared.tt.store(key, Move::NONE, 0, eval, DEPTH_UNSEARCHED, Bound::None);
+        }
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         let node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check };
@@ -711,21 +605,24 @@ impl Worker {
         }
 
         let mut list = MoveList::new();
-        if !self.node_moves(root, &mut list) {
+        let staged = !root && !in_check;
+        if !staged && !self.node_moves(root, &mut list) {
             return mated_in(ply);
         }
         let ci = CheckInfo::new(&self.pos);
-        if !root && !in_check && !singular_search {
-            if let Some(v) = self.probe_mates(&list, &ci, &node, key) {
+        if staged && !singular_search {
+            if let Some(v) = self.probe_mates(&ci, &node, key) {
                 return v;
             }
         }
         let mut scores = MoveScores::new();
+        let refutations = self.refutations(ply);
         let mut picker = if root {
-            MovePicker::as_given(&mut list, &mut scores)
+            Picker::Listed(MovePicker::as_given(&mut list, &mut scores))
+        } else if in_check {
+            Picker::Listed(MovePicker::main(&mut list, &mut scores, |m| self.main_score(m, tt_move, refutations, ply)))
         } else {
-            let (killers, counter) = (self.killers[ply], self.tables.histories.counter_move(&self.pos));
-            MovePicker::main(&mut list, &mut scores, |m| self.main_score(m, tt_move, killers, counter, ply))
+            Picker::Staged(StagedPicker::new(&self.pos, &mut list, &mut scores, tt_move, refutations))
         };
 
         let mut best = -VALUE_INF;
@@ -735,7 +632,12 @@ impl Worker {
         let old_alpha = alpha;
         self.killers[ply + 1] = [Move::NONE; 2];
 
-        while let Some((i, m, score)) = picker.next_move() {
+        loop {
+            let next = match &mut picker {
+                Picker::Listed(p) => p.next_move(),
+                Picker::Staged(p) => p.next_move(&self.pos, &NodeOrder { worker: self, ply }),
+            };
+            let Some((i, m, score)) = next else { break };
             if m == excluded {
                 continue;
             }
@@ -784,6 +686,10 @@ impl Worker {
         }
 
         if move_count == 0 {
+            if matches!(&picker, Picker::Staged(p) if p.handed() == 0) {
+                // No legal move (not in check): lost, as the rules have it.
+                return mated_in(ply);
+            }
             // Every move was pruned away, only the excluded one was legal, or (root)
             // none left: fall back.
             return if in_check && !singular_search { mated_in(ply) } else { alpha };

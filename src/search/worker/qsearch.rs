@@ -41,6 +41,9 @@ impl Worker {
                 _ => self.static_eval(ply),
             };
             if stand >= beta {
+                if tte.is_none() {
+                    self.shared.tt.store(key, Move::NONE, to_tt(stand, ply), stand, DEPTH_UNSEARCHED, Bound::Lower);
+                }
                 return stand;
             }
             if stand > alpha {

@@ -1,0 +1,108 @@
+//! Move ordering and its learning in the main and quiescence searches: the scores the
+//! move pickers sort by (table move, captures by SEE and victim, refutations, quiet
+//! histories), and the history, killer and counter-move updates after a cut-off. A
+//! child of `worker`, whose state it shares.
+
+use super::*;
+
+impl Worker {
+    /// Ordering score of `m` in the main search (the one-list picker of in-check
+    /// nodes): hash move, captures by SEE and victim, killers, counter-move, then quiet
+    /// histories. The staged picker gives the same scores stage by stage.
+    pub(super) fn main_score(&self, m: Move, tt_move: Move, refutations: [Move; 3], ply: usize) -> i32 {
+        if m == tt_move {
+            i32::MAX
+        } else if !self.is_quiet(m) {
+            self.tactical_order(m)
+        } else if let Some(i) = refutations.iter().position(|&r| r == m) {
+            REFUTATION_SCORES[i]
+        } else {
+            self.tables.histories.quiet_score(&self.pos, m, &self.cont_idx, ply)
+        }
+    }
+
+    /// A capture or pawn promotion: `GOOD_CAPTURE` and up by victim and capture history
+    /// when its SEE does not lose, far below every quiet move otherwise.
+    fn tactical_order(&self, m: Move) -> i32 {
+        let cap = self.pos.piece_on(m.to());
+        let v = if cap.is_some() { PIECE_VALUE[cap.kind().index()] } else { 300 };
+        let hist = self.tables.histories.capture_score(&self.pos, m) / 4;
+        if see(&self.pos, m) >= 0 {
+            GOOD_CAPTURE + v * 8 + hist
+        } else {
+            -GOOD_CAPTURE + v + hist
+        }
+    }
+
+    /// The killers and the counter-move of the node at `ply`.
+    pub(super) fn refutations(&self, ply: usize) -> [Move; 3] {
+        let [k0, k1] = self.killers[ply];
+        [k0, k1, self.tables.histories.counter_move(&self.pos)]
+    }
+
+    /// Ordering score of `m` in quiescence search: hash move, then most valuable
+    /// victim / least valuable attacker.
+    pub(super) fn quiescence_score(&self, m: Move, tt_move: Move, ply: usize) -> i32 {
+        let cap = self.pos.piece_on(m.to());
+        if m == tt_move {
+            1_000_000
+        } else if cap.is_some() {
+            PIECE_VALUE[cap.kind().index()] * 8 - if m.is_drop() { 0 } else { PIECE_VALUE[self.pos.piece_on(m.from()).kind().index()] / 16 }
+        } else if self.pos.is_capture(m) || m.is_promotion() {
+            100
+        } else {
+            self.tables.histories.quiet_score(&self.pos, m, &self.cont_idx, ply) / 16 - 10000
+        }
+    }
+
+    /// Killers, histories and counter-move after quiet move `m` cut off at `ply`.
+    fn update_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+        let bonus = history_bonus(depth);
+        let h = &mut self.tables.histories;
+        h.update_quiet(&self.pos, m, &self.cont_idx, ply, bonus);
+        for &q in tried {
+            if q != m {
+                h.update_quiet(&self.pos, q, &self.cont_idx, ply, -bonus);
+            }
+        }
+        h.set_counter_move(&self.pos, m);
+    }
+
+    /// Histories after move `m` cut off: the move rewarded, the tried moves punished.
+    pub(super) fn update_cutoff(&mut self, m: Move, quiet: bool, ply: usize, depth: i32, tried: &Tried) {
+        let bonus = history_bonus(depth);
+        if quiet {
+            self.update_quiet(m, ply, depth, &tried.quiets[..tried.nq]);
+        } else {
+            self.tables.histories.update_capture(&self.pos, m, bonus);
+        }
+        for &c in &tried.captures[..tried.nc] {
+            self.tables.histories.update_capture(&self.pos, c, -bonus);
+        }
+    }
+
+    /// Neither a capture nor a pawn promotion.
+    pub(super) fn is_quiet(&self, m: Move) -> bool {
+        !is_tactical(&self.pos, m)
+    }
+}
+
+/// The staged picker's view of a node's ordering scores.
+pub(super) struct NodeOrder<'w> {
+    pub worker: &'w Worker,
+    pub ply: usize,
+}
+
+impl MoveOrder for NodeOrder<'_> {
+    fn tactical_score(&self, m: Move) -> i32 {
+        self.worker.tactical_order(m)
+    }
+
+    fn quiet_score(&self, m: Move) -> i32 {
+        self.worker.tables.histories.quiet_score(&self.worker.pos, m, &self.worker.cont_idx, self.ply)
+    }
+}
