@@ -9,6 +9,7 @@ use crate::core::zobrist;
 use std::fmt;
 
 pub mod rules;
+pub mod see;
 mod sfen;
 
 pub use sfen::{write_sfen, SfenError};

@@ -1,11 +1,11 @@
 //! Rules that need the board but no search: the repetition scan (sennichite, perpetual
 //! check, superior and inferior repeats), the entering-king declaration (CSA 24- and
-//! 27-point rules, their handicap variants, the try rule) and static exchange evaluation. Uses `core` and the position.
+//! 27-point rules, their handicap variants, the try rule). Uses `core` and the position.
 
 use super::Position;
 use crate::core::bitboard::Bitboard;
 use crate::core::attacks::king_attacks;
-use crate::core::types::{Color, Move, PieceType, Square, PIECE_VALUE};
+use crate::core::types::{Color, Move, PieceType, Square};
 
 /// Which entering-king declaration rule applies (YaneuraOu's `EnteringKingRule` values).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -182,112 +182,9 @@ pub fn repetition_in_search(pos: &Position, ply: usize, draw_at: u32) -> Repetit
     Repetition::None
 }
 
-// Static exchange evaluation.
-
-const SEE_ORDER: [PieceType; 14] = [
-    PieceType::Pawn,
-    PieceType::Lance,
-    PieceType::Knight,
-    PieceType::ProPawn,
-    PieceType::ProLance,
-    PieceType::ProKnight,
-    PieceType::Silver,
-    PieceType::ProSilver,
-    PieceType::Gold,
-    PieceType::Bishop,
-    PieceType::Rook,
-    PieceType::Horse,
-    PieceType::Dragon,
-    PieceType::King,
-];
-
-fn see_value(pt: PieceType) -> i32 {
-    PIECE_VALUE[pt.index()]
-}
-
-/// The least valuable of `attackers` (in `SEE_ORDER`) and its square.
-#[inline]
-fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(PieceType, Square)> {
-    SEE_ORDER.iter().find_map(|&pt| {
-        let b = attackers & pos.pieces(pt);
-        b.any().then(|| (pt, b.lsb()))
-    })
-}
-
-/// Static exchange evaluation of the legal move `m` (material balance for the mover).
-pub fn see(pos: &Position, m: Move) -> i32 {
-    let to = m.to();
-    let us = pos.side_to_move();
-    let mut occ = pos.occupied();
-    let mut gain = [0i32; 40];
-    let mut on_square;
-    if m.is_drop() {
-        gain[0] = 0;
-        on_square = m.drop_piece();
-        occ = occ.with(to);
-    } else {
-        let cap = pos.piece_on(to);
-        gain[0] = if cap.is_some() { see_value(cap.kind()) } else { 0 };
-        let pt = pos.piece_on(m.from()).kind();
-        on_square = if m.is_promotion() {
-            gain[0] += see_value(pt.promote()) - see_value(pt);
-            pt.promote()
-        } else {
-            pt
-        };
-        occ = occ.without(m.from());
-    }
-    // Every piece attacking `to`, both colours; the sliders behind a piece that takes
-    // are added as it leaves. The defenders first: most quiet moves stop there.
-    let them = us.flip();
-    let defenders = pos.attackers_to(to, them, occ) & occ;
-    if defenders.is_empty() {
-        return gain[0];
-    }
-    let mut attackers = defenders | (pos.attackers_to(to, us, occ) & occ);
-    let mut side = them;
-    let mut n = 1;
-    loop {
-        let ours = attackers & pos.color_pieces(side);
-        if ours.is_empty() {
-            break;
-        }
-        let Some((pt, from)) = least_valuable(pos, ours) else { break };
-        if pt == PieceType::King && (attackers & pos.color_pieces(side.flip())).any() {
-            break;
-        }
-        if n >= gain.len() {
-            break;
-        }
-        gain[n] = see_value(on_square) - gain[n - 1];
-        on_square = pt;
-        occ = occ.without(from);
-        attackers = (attackers | pos.slider_attacks_to(to, Color::Black, occ) | pos.slider_attacks_to(to, Color::White, occ)) & occ;
-        side = side.flip();
-        n += 1;
-    }
-    while n > 1 {
-        n -= 1;
-        gain[n - 1] = -((-gain[n - 1]).max(gain[n]));
-    }
-    gain[0]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn see_values() {
-        crate::init();
-        // Pawn takes a defended pawn: +90 -90 = 0; rook takes a pawn defended by a pawn: loses.
-        let pos = Position::from_sfen("4k4/9/4g4/4p4/9/4R4/9/9/4K4 b - 1").unwrap();
-        let m = pos.parse_usi_move("5f5d").unwrap();
-        assert!(see(&pos, m) < 0);
-        let pos = Position::from_sfen("4k4/9/9/4p4/9/4R4/9/9/4K4 b - 1").unwrap();
-        let m = pos.parse_usi_move("5f5d").unwrap();
-        assert_eq!(see(&pos, m), 90);
-    }
 
     #[test]
     fn declaration_rules() {

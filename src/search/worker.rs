@@ -16,7 +16,8 @@ use crate::core::types::{Move, PieceType};
 use crate::eval::nnue::{self, Accumulator, Network, RefreshCache};
 use crate::eval::{self, PIECE_VALUE};
 use crate::movegen::{generate, generate_onto, has_evasion, CheckInfo, GenType, MoveList};
-use crate::position::rules::{declaration, repetition_in_search, see, Repetition};
+use crate::position::rules::{declaration, repetition_in_search, Repetition};
+use crate::position::see::see_ge;
 use crate::position::Position;
 #[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
@@ -389,7 +390,7 @@ impl Worker {
             // Checking drops and moves are a large share of a shogi node's moves, and
             // most of them just give the piece away: at any depth, a check that loses
             // more than the depth's margin is not searched.
-            see(&self.pos, c.mv) < -params::see_prune_margin() * depth
+            !see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth)
         } else if c.quiet {
             // The depth this move would be searched to after its late-move reduction.
             let lmr_depth = (depth - 1 - lmr(depth, c.number)).max(0);
@@ -400,9 +401,9 @@ impl Worker {
                 || (lmr_depth <= params::history_prune_depth()
                     && c.score < -params::history_prune_margin() * depth
                     && c.number > 2)
-                || see(&self.pos, c.mv) < -params::quiet_see_margin() * lmr_depth * lmr_depth
+                || !see_ge(&self.pos, c.mv, -params::quiet_see_margin() * lmr_depth * lmr_depth)
         } else {
-            depth <= params::see_prune_depth() && c.score < 0 && see(&self.pos, c.mv) < -params::see_prune_margin() * depth
+            depth <= params::see_prune_depth() && c.score < 0 && !see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth)
         }
     }
 
@@ -686,13 +687,10 @@ impl Worker {
         }
 
         if move_count == 0 {
-            if matches!(&picker, Picker::Staged(p) if p.handed() == 0) {
-                // No legal move (not in check): lost, as the rules have it.
-                return mated_in(ply);
-            }
-            // Every move was pruned away, only the excluded one was legal, or (root)
-            // none left: fall back.
-            return if in_check && !singular_search { mated_in(ply) } else { alpha };
+            // No legal move (lost, as the rules have it; in check the list was not
+            // empty, so only the excluded move was legal), or every move was pruned.
+            let none_legal = in_check || matches!(&picker, Picker::Staged(p) if p.handed() == 0);
+            return if none_legal && !singular_search { mated_in(ply) } else { alpha };
         }
         if best == -VALUE_INF {
             best = alpha;

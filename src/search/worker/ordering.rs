@@ -27,7 +27,7 @@ impl Worker {
         let cap = self.pos.piece_on(m.to());
         let v = if cap.is_some() { PIECE_VALUE[cap.kind().index()] } else { 300 };
         let hist = self.tables.histories.capture_score(&self.pos, m) / 4;
-        if see(&self.pos, m) >= 0 {
+        if see_ge(&self.pos, m, 0) {
             GOOD_CAPTURE + v * 8 + hist
         } else {
             -GOOD_CAPTURE + v + hist

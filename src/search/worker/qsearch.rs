@@ -67,7 +67,7 @@ impl Worker {
             if !in_check {
                 let cap = self.pos.piece_on(m.to());
                 let gain = if cap.is_some() { PIECE_VALUE[cap.kind().index()] * 2 } else { 500 };
-                if stand + gain + params::qs_futility_margin() <= alpha || see(&self.pos, m) < 0 || (qdepth < -8 && cap.is_none()) {
+                if stand + gain + params::qs_futility_margin() <= alpha || !see_ge(&self.pos, m, 0) || (qdepth < -8 && cap.is_none()) {
                     continue;
                 }
             }
