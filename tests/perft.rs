@@ -53,6 +53,13 @@ fn divide_sums_to_perft_and_threads_agree() {
     assert_eq!(one.iter().map(|(_, n)| n).sum::<u64>(), 4809015);
 }
 
+/// The positions of the perft suite (`positions/perft.txt`).
+fn suite_positions() -> Vec<Position> {
+    hisha::init();
+    let text = include_str!("../positions/perft.txt");
+    text.lines().filter_map(|l| l.split('|').nth(1)).filter_map(|s| Position::from_sfen(s.trim()).ok()).collect()
+}
+
 /// `is_legal` (which generates only the moves that could be the one asked) agrees with
 /// the full legal move list on every suite position, for every move legal in any of
 /// them or one ply later (captures, drops, promotions, king moves, evasions, pins).
@@ -60,10 +67,7 @@ fn divide_sums_to_perft_and_threads_agree() {
 fn is_legal_agrees_with_the_legal_move_list() {
     use hisha::core::types::Move;
     use hisha::movegen::{is_legal, legal_moves};
-    hisha::init();
-    let text = include_str!("../positions/perft.txt");
-    let positions: Vec<Position> =
-        text.lines().filter_map(|l| l.split('|').nth(1)).filter_map(|s| Position::from_sfen(s.trim()).ok()).collect();
+    let positions = suite_positions();
     assert!(positions.len() > 200, "{} positions", positions.len());
     let mut candidates = std::collections::BTreeSet::new();
     for pos in &positions {
@@ -89,10 +93,7 @@ fn is_legal_agrees_with_the_legal_move_list() {
 #[test]
 fn has_evasion_agrees_with_the_legal_move_list() {
     use hisha::movegen::{has_evasion, legal_moves};
-    hisha::init();
-    let text = include_str!("../positions/perft.txt");
-    let positions: Vec<Position> =
-        text.lines().filter_map(|l| l.split('|').nth(1)).filter_map(|s| Position::from_sfen(s.trim()).ok()).collect();
+    let positions = suite_positions();
     let (mut checks, mut mates) = (0, 0);
     let mut compare = |p: &Position| {
         let any = !legal_moves(p).is_empty();
