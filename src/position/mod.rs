@@ -259,43 +259,33 @@ impl Position {
 
     // ----- attacks -----
 
-    /// Pieces of `c` attacking `sq`, with occupancy `occ` for sliders.
-    #[inline]
-    pub fn attackers_to(&self, sq: Square, c: Color, occ: Bitboard) -> Bitboard {
+    /// Pieces of `c` attacking `sq` with a step: every attack but the long moves of
+    /// lances, rooks, bishops and their promotions (a horse or dragon steps like a king).
+    #[inline(always)]
+    fn step_attackers(&self, sq: Square, c: Color) -> Bitboard {
         let them = c.flip();
         let hdk = self.by_type[PieceType::Horse.index()]
             | self.by_type[PieceType::Dragon.index()]
             | self.by_type[PieceType::King.index()];
-        let rooks = self.by_type[PieceType::Rook.index()] | self.by_type[PieceType::Dragon.index()];
-        let bishops = self.by_type[PieceType::Bishop.index()] | self.by_type[PieceType::Horse.index()];
-        let a = (pawn_attacks(them, sq) & self.by_type[PieceType::Pawn.index()])
+        let steps = (pawn_attacks(them, sq) & self.by_type[PieceType::Pawn.index()])
             | (knight_attacks(them, sq) & self.by_type[PieceType::Knight.index()])
             | (silver_attacks(them, sq) & self.by_type[PieceType::Silver.index()])
             | (gold_attacks(them, sq) & self.gold_movers)
-            | (king_attacks(sq) & hdk)
-            | (lance_attacks(them, sq, occ) & self.by_type[PieceType::Lance.index()])
-            | (rook_attacks(sq, occ) & rooks)
-            | (bishop_attacks(sq, occ) & bishops);
-        a & self.by_color[c.index()]
+            | (king_attacks(sq) & hdk);
+        steps & self.by_color[c.index()]
+    }
+
+    /// Pieces of `c` attacking `sq`, with occupancy `occ` for sliders (a slider's
+    /// attack is looked up only when one stands on a line through `sq`).
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, c: Color, occ: Bitboard) -> Bitboard {
+        self.step_attackers(sq, c) | self.slider_attacks_to(sq, c, occ)
     }
 
     /// Whether any piece of `c` attacks `sq` given occupancy `occ`.
     #[inline]
     pub fn is_attacked(&self, sq: Square, c: Color, occ: Bitboard) -> bool {
-        let them = c.flip();
-        let own = self.by_color[c.index()];
-        let steps = (pawn_attacks(them, sq) & self.by_type[PieceType::Pawn.index()])
-            | (knight_attacks(them, sq) & self.by_type[PieceType::Knight.index()])
-            | (silver_attacks(them, sq) & self.by_type[PieceType::Silver.index()])
-            | (gold_attacks(them, sq) & self.gold_movers)
-            | (king_attacks(sq)
-                & (self.by_type[PieceType::Horse.index()]
-                    | self.by_type[PieceType::Dragon.index()]
-                    | self.by_type[PieceType::King.index()]));
-        if (steps & own).any() {
-            return true;
-        }
-        self.slider_attacks_to(sq, c, occ).any()
+        self.step_attackers(sq, c).any() || self.slider_attacks_to(sq, c, occ).any()
     }
 
     /// Sliding pieces of `c` (lance, rook, bishop and promoted) attacking `sq`.
