@@ -129,8 +129,12 @@ impl Worker {
         let mut delta = params::aspiration_delta();
         let (mut alpha, mut beta) =
             if depth >= 4 && prev.abs() < 2000 { ((prev - delta).max(-VALUE_INF), (prev + delta).min(VALUE_INF)) } else { (-VALUE_INF, VALUE_INF) };
+        // Fail highs in a row: each re-search is a ply shallower (as YaneuraOu and
+        // Stockfish do), since a move that keeps failing high rarely needs the full depth
+        // to be found best again.
+        let mut failed_high = 0;
         loop {
-            let v = self.search(alpha, beta, depth, 0, true, false);
+            let v = self.search(alpha, beta, (depth - failed_high).max(1), 0, true, false);
             Self::sort_root_moves(&mut self.root_moves[pv_idx..]);
             if self.stopped() {
                 break;
@@ -141,11 +145,15 @@ impl Worker {
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (v - delta).max(-VALUE_INF);
+                failed_high = 0;
             } else if v >= beta {
                 if self.reports_fail() {
                     self.report_pvs(depth);
                 }
+                // The window moves up: its lower edge follows beta.
+                alpha = (beta - delta).max(alpha);
                 beta = (v + delta).min(VALUE_INF);
+                failed_high += 1;
             } else {
                 break;
             }
