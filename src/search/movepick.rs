@@ -1,8 +1,11 @@
-//! The move picker: hands out a node's moves best first. The moves are generated
-//! once and scored by the caller; the picker then finds the best of the rest by a
-//! selection step for the first moves (most cut-offs happen there) and sorts the
-//! remainder once (n log n instead of n^2). At the root the order is the root moves'
-//! own (sorted by the previous iteration). Uses `core` and `movegen`.
+//! The move pickers: they hand out a node's moves best first. `StagedPicker` (the main
+//! search, not in check) generates by stages: the table's move, captures, refutations,
+//! and the quiet moves only when the node gets that far. `MovePicker` takes a list
+//! generated at once and scored by the caller (the root, evasions, quiescence). Both
+//! find the best of the rest by a selection step for the first moves (most cut-offs
+//! happen there) and sort the remainder once (n log n instead of n^2). At the root the
+//! order is the root moves' own (sorted by the previous iteration). Uses `core`,
+//! `movegen` and `position`.
 
 use crate::core::bounded::BoundedVec;
 use crate::core::types::{Move, PieceType};
