@@ -354,19 +354,8 @@ pub fn has_evasion(pos: &Position) -> bool {
     if !pos.in_check() {
         return !legal_moves(pos).is_empty();
     }
-    let us = pos.side_to_move();
     let mut list = MoveList::new();
-    gen_king_moves(pos, us, !pos.color_pieces(us), &mut list);
-    let checkers = pos.checkers();
-    if !list.is_empty() || checkers.more_than_one() {
-        return !list.is_empty();
-    }
-    let checker = checkers.lsb();
-    let block = between(pos.king_square(us), checker);
-    gen_piece_moves(pos, us, block | checkers, false, &mut list);
-    if list.is_empty() {
-        gen_drops(pos, us, block, &mut list);
-    }
+    gen_evasions_until(pos, pos.side_to_move(), false, true, &mut list);
     !list.is_empty()
 }
 
@@ -411,15 +400,26 @@ fn gen_non_evasions(
 }
 
 pub(super) fn gen_evasions(pos: &Position, us: Color, all_promos: bool, list: &mut MoveList) {
+    gen_evasions_until(pos, us, all_promos, false, list);
+}
+
+/// The evasions in three steps (king moves; captures of a single checker and
+/// interpositions by board moves; interposing drops); with `first_only`, stops after
+/// the first step that found any.
+#[inline(always)]
+fn gen_evasions_until(pos: &Position, us: Color, all_promos: bool, first_only: bool, list: &mut MoveList) {
     let ksq = pos.king_square(us);
     let checkers = pos.checkers();
     gen_king_moves(pos, us, !pos.color_pieces(us), list);
-    if checkers.more_than_one() {
+    if checkers.more_than_one() || (first_only && !list.is_empty()) {
         return;
     }
     let checker = checkers.lsb();
     let block = between(ksq, checker);
     gen_piece_moves(pos, us, block | checkers, all_promos, list);
+    if first_only && !list.is_empty() {
+        return;
+    }
     gen_drops(pos, us, block, list);
 }
 

@@ -40,6 +40,19 @@ fn sort_by_score(moves: &mut [Move], scores: &mut [i32]) {
     }
 }
 
+/// Moves the best-scored move of `from..` (the first of equals) to `from`.
+#[inline]
+fn select_best(moves: &mut [Move], scores: &mut [i32], from: usize) {
+    let mut bi = from;
+    for j in from + 1..scores.len() {
+        if scores[j] > scores[bi] {
+            bi = j;
+        }
+    }
+    moves.swap(from, bi);
+    scores.swap(from, bi);
+}
+
 /// The ordering scores of one node's moves, kept by the caller beside its move list
 /// (the picker borrows both, so building a picker copies nothing).
 pub type MoveScores = BoundedVec<i32, MAX_MOVES>;
@@ -97,14 +110,7 @@ impl<'a> MovePicker<'a> {
         let moves = &mut *self.moves;
         let scores = &mut *self.scores;
         if self.order == Order::Select || (self.order == Order::SelectThenSort && i < SELECT_FIRST) {
-            let mut bi = i;
-            for j in i + 1..n {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            scores.swap(i, bi);
+            select_best(moves, scores, i);
         } else if self.order == Order::SelectThenSort && i == SELECT_FIRST && n > SELECT_FIRST + 1 {
             sort_by_score(&mut moves[i..n], &mut scores[i..n]);
         }
@@ -297,15 +303,7 @@ impl<'a> StagedPicker<'a> {
 
     /// Moves the best-scored move of `from..end` (the first of equals) to `from`.
     fn select_best(&mut self, from: usize, end: usize) {
-        let scores = self.scores.as_slice();
-        let mut bi = from;
-        for j in from + 1..end {
-            if scores[j] > scores[bi] {
-                bi = j;
-            }
-        }
-        self.moves.as_mut_slice().swap(from, bi);
-        self.scores.as_mut_slice().swap(from, bi);
+        select_best(&mut self.moves.as_mut_slice()[..end], &mut self.scores.as_mut_slice()[..end], from);
     }
 }
 
