@@ -26,7 +26,7 @@ fn bench(depth: i32) -> Vec<SearchResult> {
     let mut out = Vec::new();
     for line in BENCH_POSITIONS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         let pos = Position::from_sfen(line).expect("bench positions are valid");
-        engine.clear_hash();
+        engine.new_game();
         out.push(engine.search(&pos, &limits, sink.clone()));
     }
     out

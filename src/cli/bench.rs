@@ -46,8 +46,10 @@ fn bench(settings: BenchSettings) -> Result<(), String> {
     if let Some(path) = eval_file {
         hisha::eval::nnue::load(&path).map_err(|e| e.to_string())?;
     }
-    // Each bench position is searched from scratch: no table entries or move-ordering
-    // statistics from the one before.
+    // Each bench position is searched from scratch, as the first move of a new game: no
+    // table entries, move-ordering statistics or mate-table entries from the one before
+    // (the mate tables once carried over, and one position's nodes moved tenfold with
+    // the positions searched before it).
     let mut engine = Engine::new(Config { threads, verbose, keep_history: false, ..Config::default() }, hash);
     let sink: Sink = if verbose { Arc::new(|r: &Report| println!("{}", report_line(r))) } else { Arc::new(|_: &Report| {}) };
     let limits = match movetime {
@@ -61,7 +63,7 @@ fn bench(settings: BenchSettings) -> Result<(), String> {
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for (n, pos) in positions.iter().enumerate() {
-        engine.clear_hash();
+        engine.new_game();
         let t0 = Instant::now();
         let r = engine.search(pos, &limits, sink.clone());
         total_nodes += r.nodes;
