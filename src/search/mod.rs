@@ -168,8 +168,11 @@ pub struct SearchResult {
     pub score: i32,
     /// Last completed depth.
     pub depth: i32,
-    /// Nodes searched by all threads.
+    /// Nodes searched by all threads (the alpha-beta search; the root mate probe's
+    /// df-pn nodes are not counted).
     pub nodes: u64,
+    /// Milliseconds the df-pn mate probe at the root took before the search.
+    pub root_probe_ms: u64,
 }
 
 /// Score of giving mate `ply` plies from the root.

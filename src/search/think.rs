@@ -21,6 +21,7 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Lazy SMP: helper thread `i` skips some depths, by these sizes and phases.
 const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -354,7 +355,7 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
         tables.iter_mut().for_each(ThreadTables::clear_histories);
     }
     let legal = legal_moves(pos);
-    let mut result = SearchResult { best: "resign".into(), ponder: None, score: -VALUE_MATE, depth: 0, nodes: 0 };
+    let mut result = SearchResult { best: "resign".into(), ponder: None, score: -VALUE_MATE, depth: 0, nodes: 0, root_probe_ms: 0 };
     let mut root_moves = Vec::new();
     let declared = declaration(pos, cfg.entering_king);
     if let Some(d) = declared {
@@ -366,11 +367,13 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
     } else if !legal.is_empty() {
         root_moves = root_moves_of(pos, limits, &legal);
     }
+    let probe_start = Instant::now();
     let root_mate = if !root_moves.is_empty() && limits.searchmoves.is_empty() && cfg.multipv <= 1 {
         root_mate_probe(&shared, pos, &out, cfg.verbose, limits.node_limit(cfg))
     } else {
         None
     };
+    result.root_probe_ms = probe_start.elapsed().as_millis() as u64;
     if let Some(line) = root_mate {
         shared.wait_while_pondering();
         result.best = line[0].to_string();
