@@ -57,7 +57,7 @@ def main():
     cmd = [sys.executable, os.path.join(ROOT, "scripts", "ab_match.py"), "--out", args.out,
            "--games", str(args.games), "--runs", str(args.runs), "--openings", args.openings,
            "--first", str(args.first),
-           "--options-a", f"{common},EvalFile={net}",
+           "--options-a", f"{common},EvalFile={net},USI_OwnBook=false",
            "--options-b", f"{common},EvalDir={evaldir},USI_OwnBook=false",
            args.hisha, args.yo]
     cmd += ["--nodes", str(args.nodes)] if args.nodes else ["--tc", args.tc or "byoyomi=1000"]
