@@ -5,6 +5,8 @@
 //! (truncated, as C++ divides) is the evaluation. The arithmetic is exact integer
 //! arithmetic, so the AVX2 build and the portable one give the same numbers.
 
+use super::columns::Columns;
+
 /// The right shift after each hidden affine layer.
 pub const WEIGHT_SCALE_BITS: u32 = 6;
 /// Inputs of an affine layer are stored padded to a multiple of this.
@@ -105,24 +107,16 @@ pub struct Layers {
     pub hidden1: Affine,
     pub hidden2: Affine,
     pub output: Affine,
-    /// The first layer's weights by 4-input column: for each group of four inputs, the
-    /// four weights of every output in turn (what the sparse AVX2 pass reads).
-    columns1: Vec<i8>,
+    /// The hidden layers' column copies, for the sparse AVX2 pass where their shape
+    /// fits it.
+    columns: [Option<Columns>; 2],
 }
 
 impl Layers {
-    /// The layers, with the first one's column copy made.
+    /// The layers, with the hidden ones' column copies made.
     pub fn new(hidden1: Affine, hidden2: Affine, output: Affine) -> Layers {
-        let (p, outs) = (padded(hidden1.inputs), hidden1.outputs);
-        let mut columns1 = vec![0i8; outs * p];
-        for c in 0..p / 4 {
-            for o in 0..outs {
-                for k in 0..4 {
-                    columns1[(c * outs + o) * 4 + k] = hidden1.weights[o * p + 4 * c + k];
-                }
-            }
-        }
-        Layers { hidden1, hidden2, output, columns1 }
+        let columns = [Columns::of(&hidden1), Columns::of(&hidden2)];
+        Layers { hidden1, hidden2, output, columns }
     }
 
     /// The raw output (before `FV_SCALE`) for accumulator halves `us` (side to move)
@@ -137,62 +131,19 @@ impl Layers {
         self.propagate_scalar(us, them)
     }
 
-    /// `propagate` in AVX2; the first layer skips the inputs that are zero.
+    /// `propagate` in AVX2; the hidden layers skip the inputs that are zero.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn propagate_avx2(&self, us: &[i16; 256], them: &[i16; 256]) -> i32 {
-        let first: *const Affine = &self.hidden1;
+        let hidden: [*const Affine; 2] = [&self.hidden1, &self.hidden2];
         // SAFETY: this function runs only where the CPU has AVX2.
         self.propagate_with(us, them, |a, x, out| unsafe {
-            match a.outputs {
-                32 if std::ptr::eq(a, first) => self.first_layer_sparse::<4>(x, out),
-                16 if std::ptr::eq(a, first) => self.first_layer_sparse::<2>(x, out),
-                8 if std::ptr::eq(a, first) => self.first_layer_sparse::<1>(x, out),
-                _ => a.forward_avx2(x, out),
+            let columns = hidden.iter().position(|&h| std::ptr::eq(a, h)).and_then(|i| self.columns[i].as_ref());
+            match columns {
+                Some(c) => c.forward_avx2(a, x, out),
+                None => a.forward_avx2(x, out),
             }
         })
-    }
-
-    /// The first layer (`8 * R` outputs) over the non-zero 4-byte groups of its input
-    /// only (after the clipped ReLU most are zero): each group, broadcast, meets the
-    /// column of its four weights for every output. The same exact sums as `forward`.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn first_layer_sparse<const R: usize>(&self, x: &[u8], out: &mut [i32]) {
-        use std::arch::x86_64::*;
-        let a = &self.hidden1;
-        let p = padded(a.inputs);
-        let x = &x[..p];
-        let cols = &self.columns1[..p * 8 * R];
-        let ones = _mm256_set1_epi16(1);
-        let zero = _mm256_setzero_si256();
-        let mut acc = [zero; R];
-        for block in 0..p / SIMD_WIDTH {
-            // SAFETY: `x` holds `p` bytes and `32 * block < p`.
-            let v = _mm256_loadu_si256(x.as_ptr().add(block * SIMD_WIDTH) as *const __m256i);
-            // Inputs are 0..127, so a group read as i32 is positive unless all zero.
-            let mut mask = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, zero))) as u32;
-            while mask != 0 {
-                let group = block * 8 + mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                // SAFETY: `group < p / 4`, so its 4 input bytes lie inside `x` and its
-                // column of `32 * R` weights inside `cols` (`p * 8 * R` bytes).
-                let xv = _mm256_set1_epi32((x.as_ptr().add(4 * group) as *const i32).read_unaligned());
-                let col = cols.as_ptr().add(group * 32 * R) as *const __m256i;
-                for (r, acc) in acc.iter_mut().enumerate() {
-                    let w = _mm256_loadu_si256(col.add(r));
-                    *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(_mm256_maddubs_epi16(xv, w), ones));
-                }
-            }
-        }
-        for (r, acc) in acc.iter().enumerate() {
-            let mut lanes = [0i32; 8];
-            // SAFETY: `lanes` is 32 bytes.
-            _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, *acc);
-            for (k, lane) in lanes.iter().enumerate() {
-                out[8 * r + k] = a.bias[8 * r + k] + lane;
-            }
-        }
     }
 
     /// `propagate` on the baseline CPU (the tests compare the two).

@@ -12,6 +12,7 @@
 //! the files. Uses `core`, `position` and the parent's `Accumulator`.
 
 mod cache;
+mod columns;
 mod features;
 mod format;
 mod layers;

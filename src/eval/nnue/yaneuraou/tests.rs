@@ -159,11 +159,12 @@ fn kp_incremental_updates_match_refreshes() {
 #[test]
 fn vector_layers_equal_the_scalar_ones() {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
-    for (h1, h2) in [(32, 32), (8, 32), (16, 32)] {
-        // Weights of the whole 8-bit range, -128 included: the vector path's pair sums
-        // come closest to 16 bits there.
+    // Weights of the whole 8-bit range, -128 included: the vector path's pair sums come
+    // closest to 16 bits there. Small weights as trained networks have (at most 10):
+    // the sparse pass sums 12 groups in 16 bits before widening, right at the bound.
+    for (h1, h2, w1) in [(32, 32, 127), (8, 32, 127), (16, 32, 127), (32, 32, 10), (16, 32, 10), (32, 32, 64)] {
         let layers = Layers::new(
-            random_affine_within(&mut rng, 2 * HALF, h1, 5000, 127),
+            random_affine_within(&mut rng, 2 * HALF, h1, 5000, w1),
             random_affine_within(&mut rng, h1, h2, 5000, 127),
             random_affine_within(&mut rng, h2, 1, 5000, 127),
         );
@@ -173,6 +174,20 @@ fn vector_layers_equal_the_scalar_ones() {
             let (us, them) = (half(), half());
             assert_eq!(layers.propagate(&us, &them), layers.propagate_scalar(&us, &them));
         }
+    }
+}
+
+#[test]
+fn the_sparse_pass_widens_before_16_bits_overflow() {
+    // Every weight at the extreme and every input at 127: each group adds the most a
+    // 16-bit lane can take, so a batch one group too long would wrap.
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(10);
+    for w in [10i8, -10, 11, 64, -65, 127, -128] {
+        let mut hidden1 = Affine::zeros(2 * HALF, 32);
+        hidden1.weights.fill(w);
+        let layers = Layers::new(hidden1, random_affine(&mut rng, 32, 32, 5000), random_affine(&mut rng, 32, 1, 5000));
+        let full = [127i16; HALF];
+        assert_eq!(layers.propagate(&full, &full), layers.propagate_scalar(&full, &full), "weights {w}");
     }
 }
 
