@@ -6,6 +6,8 @@
 //! between `go mate` commands and given back when a game or a normal search starts). Callers get results and reports
 //! through a `Sink`; the engine prints nothing. Uses `search`, `mate` and `position`.
 
+use crate::mate::alt::{AltLimits, AltReport};
+use crate::mate::alt_text::DEFAULT_NODES_PER_CHECK;
 use crate::mate::{self, MateResult, Stats};
 use crate::position::Position;
 use crate::core::types::Move;
@@ -13,10 +15,10 @@ use crate::movegen;
 use crate::search::time::{clock_after_ponderhit, Clock};
 use crate::search::tt::TranspositionTable;
 use crate::search::{think, Config, Limits, SearchResult, Shared, Sink, ThreadTables};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Stack of each search thread (deep recursion with per-ply move lists).
 const SEARCH_STACK: usize = 64 << 20;
@@ -228,10 +230,12 @@ impl Engine {
         pos: &Position,
         limit: mate::MateLimits,
         progress: mate::ProgressSink,
-        done: impl FnOnce(MateResult, Stats) + Send + 'static,
+        done: impl FnOnce(MateResult, Stats, Option<AltReport>) + Send + 'static,
     ) -> std::io::Result<Running> {
         let shared = Arc::new(Shared::new(self.table().0, 1));
         let (flag, p, hash_mb, conventions) = (shared.clone(), pos.clone(), self.hash_mb, self.config.tsume_conventions);
+        let yozume = self.config.yozume_print_level;
+        let start = Instant::now();
         let solvers = self.mate_solver.clone();
         let handle = std::thread::Builder::new().name("mate".into()).stack_size(mate::DEEP_STACK).spawn(move || {
             let progress = Some((progress, MATE_PROGRESS_EVERY));
@@ -243,14 +247,40 @@ impl Engine {
                 *guard = None; // free the old table first
                 *guard = Some((hash_mb, mate::Solver::new(hash_mb)));
             }
-            let (r, st) = match guard.as_mut() {
-                Some((_, solver)) => mate::solve_warm(solver, &p, limit, &flag.stop, conventions, progress),
-                None => (MateResult::Timeout, Stats::default()),
+            let (r, st, alt) = match guard.as_mut() {
+                Some((_, solver)) => {
+                    let (r, st) = mate::solve_warm(solver, &p, limit, &flag.stop, conventions, progress);
+                    let alt = alternatives(solver, &p, &r, yozume, limit, start, &flag.stop);
+                    (r, st, alt)
+                }
+                None => (MateResult::Timeout, Stats::default(), None),
             };
             drop(guard);
             flag.answered.store(true, Ordering::Release);
-            done(r, st);
+            done(r, st, alt);
         })?;
         Ok(Running { handle, shared, pos: pos.clone(), limits: Limits::default() })
     }
+}
+
+/// `YozumePrintLevel`'s pass after `go mate` (`level` >= 1 and a mate found): the
+/// alternative mates along the answer with `hisha mate --alt`'s default budget a
+/// question, ended by `go mate`'s own time (from `start`) and by `stop`; longer mates
+/// too at level 3. `None` otherwise.
+fn alternatives(
+    solver: &mut mate::Solver,
+    pos: &Position,
+    r: &MateResult,
+    level: u8,
+    limit: mate::MateLimits,
+    start: Instant,
+    stop: &AtomicBool,
+) -> Option<AltReport> {
+    let MateResult::Mate(line) = r else { return None };
+    if level == 0 || line.is_empty() || stop.load(Ordering::Acquire) {
+        return None;
+    }
+    let nodes_per_check = limit.nodes.map_or(DEFAULT_NODES_PER_CHECK, |n| n.min(DEFAULT_NODES_PER_CHECK));
+    let limits = AltLimits { nodes_per_check, deadline: limit.time.map(|t| start + t), longer: level >= 3 };
+    Some(solver.alternatives(pos, line, limits, stop))
 }

@@ -152,7 +152,7 @@ enum Command {
         #[arg(long)]
         alt: bool,
         /// Nodes per alternative-mate question (with --alt).
-        #[arg(long, default_value_t = 200_000, requires = "alt")]
+        #[arg(long, default_value_t = hisha::mate::alt_text::DEFAULT_NODES_PER_CHECK, requires = "alt")]
         alt_nodes: u64,
         /// With --alt, also look for longer mates (a flaw unless they come back to the
         /// main line, a detour); several times slower. A file's `; longer ...` status

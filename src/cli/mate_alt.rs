@@ -6,7 +6,8 @@
 //! `; longer none` or `; longer 79`: longer mates are then looked for and judged too).
 
 use hisha::core::types::Move;
-use hisha::mate::alt::{AltLimits, AltMate, AltPly, AltReport, LongerMate};
+use hisha::mate::alt::{AltLimits, AltMate, AltPly, AltReport};
+use hisha::mate::alt_text;
 use hisha::mate::Solver;
 use hisha::position::Position;
 use serde_json::{json, Value};
@@ -89,13 +90,11 @@ fn normalise_part(s: &str) -> String {
 /// The human-readable lines (each starting with two spaces).
 pub fn text(o: &AltOutcome, expected: Option<&str>) -> String {
     let r = &o.report;
-    let checks: usize = r.plies.iter().map(|p| p.candidates).sum();
-    let open: usize = r.plies.iter().map(|p| p.undecided.len() + usize::from(p.remaining.is_none())).sum();
     let mut out = format!(
-        "  alternative mates: {}{} ({} attacker plies, {checks} other checks, {open} undecided; {:.3}s, {} nodes)",
-        summary(r),
-        longer_summary(r).map(|l| format!("; {l}")).unwrap_or_default(),
-        r.plies.len(),
+        "  alternative mates: {}{} ({}; {:.3}s, {} nodes)",
+        alt_text::summary(r),
+        alt_text::longer_summary(r).map(|l| format!("; {l}")).unwrap_or_default(),
+        alt_text::counts(r),
         o.seconds,
         r.nodes
     );
@@ -111,101 +110,16 @@ pub fn text(o: &AltOutcome, expected: Option<&str>) -> String {
     out
 }
 
-/// The verdict in words.
-fn summary(r: &AltReport) -> String {
-    let plies = r.plies_with_alternatives();
-    let finals = r.plies.iter().filter(|p| p.final_move && !p.alternatives.is_empty()).count();
-    match (plies.is_empty(), r.decided()) {
-        (true, true) => "none (unique)".to_string(),
-        (true, false) => "none found, some checks undecided".to_string(),
-        (false, decided) => {
-            let list = plies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ");
-            let kind = if finals == plies.len() { "final move only (最終手余詰)" } else { "余詰" };
-            let tail = if decided { "" } else { "; some checks undecided" };
-            format!("{kind} at ply {list}{tail}")
-        }
-    }
-}
-
-/// The verdict on longer mates in words (`None`: they were not looked for).
-fn longer_summary(r: &AltReport) -> Option<String> {
-    if !r.longer {
-        return None;
-    }
-    let flaws = r.plies_with_longer();
-    let detours: usize = r.plies.iter().map(|p| p.longer.iter().filter(|l| l.detour_at.is_some()).count()).sum();
-    let open: usize = r.plies.iter().map(|p| p.longer_undecided.len()).sum();
-    let head = if flaws.is_empty() {
-        "no longer alternative".to_string()
-    } else {
-        format!("longer alternatives at ply {}", flaws.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", "))
-    };
-    let detours = if detours > 0 { format!(", {detours} detours (迂回)") } else { String::new() };
-    let open = if open > 0 { format!(", {open} longer checks undecided") } else { String::new() };
-    Some(format!("{head}{detours}{open}"))
-}
-
 /// The lines of one attacker ply with alternatives, longer mates or open checks;
 /// `None` otherwise.
 fn ply_text(p: &AltPly) -> Option<String> {
-    let Some(left) = p.remaining else {
-        return Some(format!("    ply {:<3} main {:<6} undecided: the node's mate length could not be settled", p.ply, p.main.to_string()));
-    };
-    if p.alternatives.is_empty() && p.undecided.is_empty() && p.longer.is_empty() && p.longer_undecided.is_empty() {
+    let findings = alt_text::ply_findings(p, true);
+    if p.remaining.is_some() && findings.is_empty() {
         return None;
     }
-    let last = if p.final_move { ", the final move" } else { "" };
-    let mut lines = vec![format!("    ply {:<3} main {:<6} (mate in {left}{last})", p.ply, p.main.to_string())];
-    for a in &p.alternatives {
-        let notes = notes(a, p.final_move.then_some("final-move alternative, tolerated by the composers"));
-        lines.push(format!("      alternative {:<6} mates in {}: {}{notes}", a.mv.to_string(), a.plies, line_text(a)));
-    }
-    for u in &p.undecided {
-        lines.push(format!("      undecided   {:<6} ({})", u.mv.to_string(), u.reason));
-    }
-    for l in &p.longer {
-        lines.push(longer_text(l, left, p.final_move));
-    }
-    if !p.longer_undecided.is_empty() {
-        let open: Vec<String> = p.longer_undecided.iter().map(|u| format!("{} ({})", u.mv, u.reason)).collect();
-        lines.push(format!("      longer mate undecided: {}", open.join(", ")));
-    }
+    let mut lines = vec![format!("    {}", alt_text::ply_header(p))];
+    lines.extend(findings.iter().map(|f| format!("      {f}")));
     Some(lines.join("\n"))
-}
-
-/// One longer mate: a longer alternative (a flaw) or a detour (迂回).
-fn longer_text(l: &LongerMate, left: u16, final_move: bool) -> String {
-    let a = &l.mate;
-    let kind = match l.detour_at {
-        Some(j) => format!("detour (迂回) {:<6} mates in {} (main {left}), back on the main line before ply {j}", a.mv.to_string(), a.plies),
-        None => format!("longer alternative {:<6} mates in {} (main {left})", a.mv.to_string(), a.plies),
-    };
-    let notes = notes(a, final_move.then_some("at the final move"));
-    format!("      {kind}: {}{notes}", line_text(a))
-}
-
-/// The moves of an alternative's line.
-fn line_text(a: &AltMate) -> String {
-    a.line.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
-}
-
-/// The bracketed notes of an alternative (`first`, then its marks), or nothing.
-fn notes(a: &AltMate, first: Option<&str>) -> String {
-    let mut notes: Vec<&str> = first.into_iter().collect();
-    if a.promotion_twin {
-        notes.push("promotion or not (成・不成非限定)");
-    }
-    if a.drop_twin {
-        notes.push("the same piece dropped elsewhere (打ち場所非限定)");
-    }
-    if !a.best_defence {
-        notes.push("line: one defence, not proved the best");
-    }
-    if notes.is_empty() {
-        String::new()
-    } else {
-        format!("  [{}]", notes.join("; "))
-    }
 }
 
 /// An alternative as JSON.

@@ -39,6 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 pub mod alt; // alternative mates (余詰): `hisha mate --alt`
+pub mod alt_text; // the report in words (the CLI, `YozumePrintLevel`)
 mod defender;
 mod dfpn;
 mod futile;

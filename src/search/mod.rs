@@ -69,6 +69,10 @@ pub struct Config {
     pub keep_history: bool,
     /// When `go mate` follows the composers' conventions (the search itself never does).
     pub tsume_conventions: crate::mate::Conventions,
+    /// `YozumePrintLevel`: after `go mate` finds a mate, 1 looks for alternative mates
+    /// (余詰, `mate::alt`) and reports them in `info string` lines, 2 the open checks
+    /// too, 3 longer mates as well; 0 (the default) does not look.
+    pub yozume_print_level: u8,
     /// What a draw (repetition, game length) is worth to the engine in centipawns when
     /// it plays Black and when it plays White (`DrawValueBlack`, `DrawValueWhite`); the
     /// opponent is taken to value it the opposite way, as YaneuraOu does.
@@ -114,6 +118,7 @@ impl Default for Config {
             use_nnue: true,
             keep_history: true,
             tsume_conventions: crate::mate::Conventions::Auto,
+            yozume_print_level: 0,
             draw_value: [0, 0],
             pv_interval_ms: 300,
             consideration_mode: false,

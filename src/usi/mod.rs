@@ -446,7 +446,8 @@ impl Usi {
             }
             emit(&info::mate_progress(p));
         });
-        let started = self.engine.start_mate(&self.pos, limit, progress, |r, st| {
+        let level = self.engine.config.yozume_print_level;
+        let started = self.engine.start_mate(&self.pos, limit, progress, move |r, st, alt| {
             if let Some(pv) = info::mate_final_pv(&r, &st) {
                 emit(&pv);
             }
@@ -458,6 +459,11 @@ impl Usi {
             ));
             if let Some(note) = info::mate_length_note(&r, &st) {
                 emit(&format!("info string {note}"));
+            }
+            // `YozumePrintLevel`: the alternative mates, before the answer (as
+            // KomoringHeights prints its 余詰 report before `checkmate`).
+            for l in alt.iter().flat_map(|a| crate::mate::alt_text::usi_lines(a, level)) {
+                emit(&format!("info string {l}"));
             }
             emit(&info::checkmate_line(&r));
         });

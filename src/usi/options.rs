@@ -63,6 +63,7 @@ const OPTIONS: &[OptDef] = &[
     OptDef { name: "ConsiderationMode", kind: OptKind::Check, default: "false" },
     OptDef { name: "OutputFailLHPV", kind: OptKind::Check, default: "true" },
     OptDef { name: "TsumeConventions", kind: OptKind::Combo(TSUME_CONVENTIONS_VARS), default: "Auto" },
+    OptDef { name: "YozumePrintLevel", kind: OptKind::Spin(0, 3), default: "0" },
     OptDef { name: "Clear_Hash", kind: OptKind::Button, default: "" },
 ];
 
@@ -114,6 +115,7 @@ fn set_spin(engine: &mut Engine, name: &str, v: i64) {
         "FV_SCALE" => crate::eval::nnue::yaneuraou::set_fv_scale(v as i32),
         "PvInterval" => cfg.pv_interval_ms = v as u64,
         "SkillLevel" => cfg.skill_level = v as u32,
+        "YozumePrintLevel" => cfg.yozume_print_level = v as u8,
         _ => {}
     }
 }
