@@ -1,6 +1,7 @@
 //! Move-ordering statistics learnt during a search, owned by each search thread:
 //! the butterfly-style history (by moved piece and destination), the capture history,
-//! the continuation history (pairs of consecutive moves) and counter-moves, all
+//! the continuation history (a move against the moves 1, 2, 4 and 6 plies before it)
+//! and counter-moves, all
 //! updated by one gravity rule. `ThreadTables` bundles them with the thread's small
 //! mate-probe table so a caller (the `Engine`) can keep them from one search to the
 //! next. Uses `core`, `position` and `mate`.
@@ -104,6 +105,13 @@ impl Histories {
         if ply >= 2 {
             v += self.cont[cont_idx[ply - 2] * PIECE_TO + cur] as i32;
         }
+        // Our own moves two and three turns back, at half weight (Stockfish's plies 4 and 6).
+        if ply >= 4 {
+            v += self.cont[cont_idx[ply - 4] * PIECE_TO + cur] as i32 / 2;
+        }
+        if ply >= 6 {
+            v += self.cont[cont_idx[ply - 6] * PIECE_TO + cur] as i32 / 2;
+        }
         v
     }
 
@@ -112,7 +120,7 @@ impl Histories {
         let pc = pos.moved_piece(m);
         let cur = piece_to(pos, m);
         gravity(&mut self.quiet[pc.index()][m.to().index()], bonus);
-        for back in 1..=2 {
+        for back in [1, 2, 4, 6] {
             if ply >= back {
                 gravity16(&mut self.cont[cont_idx[ply - back] * PIECE_TO + cur], bonus);
             }
