@@ -1,10 +1,9 @@
 //! Move-ordering statistics learnt during a search, owned by each search thread:
 //! the butterfly-style history (by moved piece and destination), the capture history,
 //! the continuation history (a move against the moves 1, 2, 4 and 6 plies before it)
-//! and counter-moves, all
-//! updated by one gravity rule. `ThreadTables` bundles them with the thread's small
-//! mate-probe table so a caller (the `Engine`) can keep them from one search to the
-//! next. Uses `core`, `position` and `mate`.
+//! and counter-moves, all updated by one gravity rule. `ThreadTables` bundles them with
+//! the thread's small mate-probe table so a caller (the `Engine`) can keep them from one
+//! search to the next. Uses `core`, `position` and `mate`.
 
 use crate::core::types::Move;
 use crate::mate::Solver;
@@ -12,6 +11,11 @@ use crate::position::Position;
 
 /// Number of `(piece, to)` indices: 32 piece codes by 81 squares.
 pub(super) const PIECE_TO: usize = 32 * 81;
+/// The earlier moves a quiet move's continuation history pairs it with (plies back)
+/// and the divisor of each in the ordering score: the move just before and the one
+/// before that, then this side's own moves two and three turns back at half weight
+/// (Stockfish's plies; 400-game runs in docs/strength.md, session 37).
+const CONTINUATION_PLIES: [(usize, i32); 4] = [(1, 1), (2, 1), (4, 2), (6, 2)];
 /// Largest magnitude a history entry approaches.
 const HIST_MAX: i32 = 16384;
 /// Entries of each thread's mate-probe table (kept between searches).
@@ -99,18 +103,10 @@ impl Histories {
         let pc = pos.moved_piece(m);
         let cur = piece_to(pos, m);
         let mut v = self.quiet[pc.index()][m.to().index()];
-        if ply >= 1 {
-            v += self.cont[cont_idx[ply - 1] * PIECE_TO + cur] as i32;
-        }
-        if ply >= 2 {
-            v += self.cont[cont_idx[ply - 2] * PIECE_TO + cur] as i32;
-        }
-        // Our own moves two and three turns back, at half weight (Stockfish's plies 4 and 6).
-        if ply >= 4 {
-            v += self.cont[cont_idx[ply - 4] * PIECE_TO + cur] as i32 / 2;
-        }
-        if ply >= 6 {
-            v += self.cont[cont_idx[ply - 6] * PIECE_TO + cur] as i32 / 2;
+        for (back, divisor) in CONTINUATION_PLIES {
+            if ply >= back {
+                v += self.cont[cont_idx[ply - back] * PIECE_TO + cur] as i32 / divisor;
+            }
         }
         v
     }
@@ -120,7 +116,7 @@ impl Histories {
         let pc = pos.moved_piece(m);
         let cur = piece_to(pos, m);
         gravity(&mut self.quiet[pc.index()][m.to().index()], bonus);
-        for back in [1, 2, 4, 6] {
+        for (back, _) in CONTINUATION_PLIES {
             if ply >= back {
                 gravity16(&mut self.cont[cont_idx[ply - back] * PIECE_TO + cur], bonus);
             }

@@ -66,7 +66,7 @@ impl Columns {
         let p = padded(a.inputs);
         let x = &x[..p];
         let cols = &self.weights[..p * 8 * R];
-        let mut active = [0u16; MAX_GROUPS + 8];
+        let mut active = [0u16; MAX_GROUPS];
         let n = non_zero_groups(x, &mut active);
         let (zero, ones) = (_mm256_setzero_si256(), _mm256_set1_epi16(1));
         let mut acc = [zero; R];
@@ -117,11 +117,12 @@ static SET_BITS: [[u16; 8]; 256] = {
 };
 
 /// Writes the indices of the non-zero 4-byte groups of `x` (a multiple of 32 bytes of
-/// values 0..127) to the front of `active` and returns how many there are. `active`
-/// has 8 slots of slack: each block of 8 groups stores 8 indices, valid or not.
+/// values 0..127) to the front of `active` and returns how many there are. Each block
+/// of 8 groups stores 8 indices, valid or not, from the count so far, which is at most
+/// the 8 per block before it, so the stores stay inside `active`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn non_zero_groups(x: &[u8], active: &mut [u16; MAX_GROUPS + 8]) -> usize {
+unsafe fn non_zero_groups(x: &[u8], active: &mut [u16; MAX_GROUPS]) -> usize {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     let mut n = 0;
@@ -132,8 +133,9 @@ unsafe fn non_zero_groups(x: &[u8], active: &mut [u16; MAX_GROUPS + 8]) -> usize
         let mask = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, zero))) as usize;
         let base = _mm_set1_epi16((block * 8) as i16);
         let indices = _mm_add_epi16(_mm_loadu_si128(SET_BITS[mask].as_ptr() as *const __m128i), base);
-        // SAFETY: `n <= 8 * block <= MAX_GROUPS - 8`, so 8 slots from `n` fit in
-        // `active`; unaligned store.
+        // SAFETY: `x.len() <= MAX_INPUTS` (the callers' `p`), so `block < MAX_GROUPS / 8`
+        // and `n <= 8 * block <= MAX_GROUPS - 8`: 8 slots from `n` fit in `active`;
+        // unaligned store.
         _mm_storeu_si128(active.as_mut_ptr().add(n) as *mut __m128i, indices);
         n += mask.count_ones() as usize;
     }

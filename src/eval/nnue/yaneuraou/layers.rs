@@ -135,10 +135,8 @@ impl Layers {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn propagate_avx2(&self, us: &[i16; 256], them: &[i16; 256]) -> i32 {
-        let hidden: [*const Affine; 2] = [&self.hidden1, &self.hidden2];
         // SAFETY: this function runs only where the CPU has AVX2.
-        self.propagate_with(us, them, |a, x, out| unsafe {
-            let columns = hidden.iter().position(|&h| std::ptr::eq(a, h)).and_then(|i| self.columns[i].as_ref());
+        self.propagate_with(us, them, |a, columns, x, out| unsafe {
             match columns {
                 Some(c) => c.forward_avx2(a, x, out),
                 None => a.forward_avx2(x, out),
@@ -148,22 +146,24 @@ impl Layers {
 
     /// `propagate` on the baseline CPU (the tests compare the two).
     pub fn propagate_scalar(&self, us: &[i16; 256], them: &[i16; 256]) -> i32 {
-        self.propagate_with(us, them, Affine::forward)
+        self.propagate_with(us, them, |a, _, x, out| a.forward(x, out))
     }
 
+    /// The layers in turn, each computed by `affine` from the layer, its column copy
+    /// (hidden layers whose shape has one) and its input.
     #[inline(always)]
-    fn propagate_with(&self, us: &[i16; 256], them: &[i16; 256], affine: impl Fn(&Affine, &[u8], &mut [i32])) -> i32 {
+    fn propagate_with(&self, us: &[i16; 256], them: &[i16; 256], affine: impl Fn(&Affine, Option<&Columns>, &[u8], &mut [i32])) -> i32 {
         let mut x = [0u8; 512];
         transform(us, them, &mut x);
         let mut sums = [0i32; MAX_HIDDEN];
         let mut h1 = [0u8; padded(MAX_HIDDEN)];
-        affine(&self.hidden1, &x, &mut sums);
+        affine(&self.hidden1, self.columns[0].as_ref(), &x, &mut sums);
         clipped_relu(&sums[..self.hidden1.outputs], &mut h1);
         let mut h2 = [0u8; padded(MAX_HIDDEN)];
-        affine(&self.hidden2, &h1, &mut sums);
+        affine(&self.hidden2, self.columns[1].as_ref(), &h1, &mut sums);
         clipped_relu(&sums[..self.hidden2.outputs], &mut h2);
         let mut out = [0i32; 1];
-        affine(&self.output, &h2, &mut out);
+        affine(&self.output, None, &h2, &mut out);
         out[0]
     }
 }
