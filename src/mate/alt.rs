@@ -389,7 +389,7 @@ impl Solver {
     /// exactly `v` plies): the best defence when it can be read within the limits,
     /// else one defence and the table's line after it. `Ok(Some((line, best)))`.
     fn alternative_line(&mut self, pos: &mut Position, v: u16, limits: AltLimits, stop: &AtomicBool) -> Result<Option<(Pv, bool)>, &'static str> {
-        let mut ctx = PvCtx { stop, deadline: limits.deadline, max_nodes: limits.nodes_per_check, budget: 64, failed: false };
+        let mut ctx = PvCtx::new(stop, limits.deadline, limits.nodes_per_check);
         let mut line = Pv::new();
         if self.pv_and(pos, v, &mut ctx, &mut line) && !ctx.failed {
             return Ok(Some((line, true)));

@@ -72,7 +72,7 @@ impl Solver {
         let fallback = self.longest_reply_line(pos, max_nodes, len);
         self.conventions = conventions;
         self.budget = plan.nodes;
-        let mut ctx = PvCtx { stop, deadline: plan.shortest_by, max_nodes, budget: 64, failed: false };
+        let mut ctx = PvCtx::new(stop, plan.shortest_by, max_nodes);
         let mut at = plan.shortest_by;
         if let Some(exact) = self.exact_and_value(pos, len, &mut ctx) {
             self.stats.mate_within = exact;
@@ -82,7 +82,9 @@ impl Solver {
             if self.pv_and(pos, exact, &mut ctx, &mut pv) && !ctx.failed {
                 let counted = pv.iter().filter(|&&(_, c)| c).count();
                 let line: Vec<Move> = pv.iter().map(|&(m, _)| m).collect();
-                if is_defended_mating_line(pos, &line) && (counted == exact as usize || self.conventions && counted < exact as usize) {
+                // Shorter than the value only by what the pieces-to-spare rule set aside
+                // (see `line::finish`).
+                if is_defended_mating_line(pos, &line) && counted + ctx.set_aside as usize == exact as usize {
                     self.stats.exact = true;
                     self.stats.length = counted as u16;
                     return line;

@@ -60,6 +60,8 @@ pub(super) struct Dfpn<'a> {
     pub(super) salt: u64,
     /// Composers' conventions: futile interpositions are no defence (see `futile`).
     conventions: bool,
+    /// How far its futility tests look.
+    pub(super) futility: Futility,
     /// The progress sink of a long solve, if any.
     pub(super) reporter: Option<Reporter<'a>>,
     /// Proof and disproof numbers of the root after its latest child search.
@@ -172,6 +174,7 @@ impl<'a> Dfpn<'a> {
             scratch: MoveList::new(),
             salt: 0,
             conventions,
+            futility: Futility::Capped,
             reporter: None,
             root: (1, 1),
         }
@@ -231,7 +234,7 @@ impl<'a> Dfpn<'a> {
         }
         self.b.children.clear();
         let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
-        self.salt = mode_salt(key_salt(pos, attacker), self.conventions);
+        self.salt = mode_salt(key_salt(pos, attacker), self.conventions, self.futility);
         let key = node_key(pos, self.salt);
         let hand = pos.hand(attacker);
         self.push_path(key, hand);

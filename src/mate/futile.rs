@@ -20,6 +20,31 @@ use crate::core::types::Square;
 /// Nodes one futility test may spend (most futile interpositions are taken and mated
 /// at once; a test that needs more counts the interposition as a real defence).
 const FUTILITY_NODES: u64 = 500;
+/// The same for the thorough tests of `Futility::Thorough`.
+const THOROUGH_FUTILITY_NODES: u64 = 10_000;
+
+/// How far the futility tests of a search look. `Capped` is the solver's mode. A test
+/// that runs out counts the drop as a real defence, which only lengthens a mate, so
+/// the solution length errs on the safe side; but the pieces-to-spare rule (`spare.rs`)
+/// looks for a mate that leaves pieces to spare, and one not seen keeps a longer
+/// defence, so the answer would depend on what the capped tests saw (on the table's
+/// size). It asks in the `Thorough` mode, whose tests may spend more and whose answers
+/// the table keeps apart (`mode_salt`), so that no capped disproof answers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Futility {
+    Capped,
+    Thorough,
+}
+
+impl Futility {
+    /// Nodes one test may spend.
+    fn nodes(self) -> u64 {
+        match self {
+            Futility::Capped => FUTILITY_NODES,
+            Futility::Thorough => THOROUGH_FUTILITY_NODES,
+        }
+    }
+}
 
 /// Slots of the cache of futility tests given up (node limit) in this search.
 pub(super) const GAVE_UP_SLOTS: usize = 4096;
@@ -123,7 +148,7 @@ impl Dfpn<'_> {
     /// Searches the AND node `p` to the end within a node cap of its own.
     fn nested_and(&mut self, p: &mut Position, ply: u16, depth: u16) -> Res {
         let saved = self.max_nodes;
-        self.max_nodes = saved.min(self.nodes.saturating_add(FUTILITY_NODES));
+        self.max_nodes = saved.min(self.nodes.saturating_add(self.futility.nodes()));
         let key = node_key(p, self.salt);
         let hand = p.hand(p.side_to_move().flip());
         self.push_path(key, hand);

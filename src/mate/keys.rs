@@ -97,14 +97,16 @@ pub(super) fn key_salt(pos: &Position, attacker: Color) -> u64 {
     (packed ^ full).wrapping_mul(0x2545_f491_4f6c_dd1d) & !1 ^ attacker_salt(attacker)
 }
 
-/// Salt of a search under the composers' conventions (`conventions`) or not: the
-/// two modes give other lengths, so they keep apart in a shared table.
+/// Salt of a search under the composers' conventions (`conventions`), with futility
+/// tests of the thoroughness `futility`, or not: the modes give other lengths (a
+/// futility test that runs out counts a drop as a real defence), so they keep apart
+/// in a shared table.
 #[inline]
-pub(super) fn mode_salt(salt: u64, conventions: bool) -> u64 {
-    if conventions {
-        salt ^ 0x6a09_e667_f3bc_c908 & !1
-    } else {
-        salt
+pub(super) fn mode_salt(salt: u64, conventions: bool, futility: Futility) -> u64 {
+    match (conventions, futility) {
+        (false, _) => salt,
+        (true, Futility::Capped) => salt ^ 0x6a09_e667_f3bc_c908 & !1,
+        (true, Futility::Thorough) => salt ^ 0xbb67_ae85_84ca_a73a & !1,
     }
 }
 

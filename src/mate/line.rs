@@ -2,6 +2,7 @@
 //! from proofs and checked by bounded re-searches, with a greedy fallback from the
 //! table. Uses `dfpn` through `Solver::ask`.
 
+use super::spare::spare_pieces;
 use super::*;
 
 /// Limits of the work after the first proof (shortening it, reading the line).
@@ -78,13 +79,15 @@ impl Solver {
         let mut tail_pairs = 0;
         self.budget = plan.nodes;
         let (line, at) = self.solution(pos, len, stop, plan, max_nodes);
-        if let Some(pv) = line {
+        if let Some((pv, set_aside)) = line {
             let counted = pv.iter().filter(|&&(_, c)| c).count();
             let line: Vec<Move> = pv.iter().map(|&(m, _)| m).collect();
             // By the conventions a solution may stop short of the longest defence (one
-            // that leaves the attacker spare pieces); it is still the exact answer.
-            let mate_within = self.stats.mate_within as usize;
-            if is_mating_line(pos, &line) && (counted == mate_within || self.conventions && counted < mate_within) {
+            // that leaves the attacker spare pieces); it is still the exact answer, but
+            // only by the plies the rule really set aside: a line shorter than the proved
+            // length for any other reason (answers of bounded searches that disagree)
+            // proves nothing, and is a bound.
+            if is_mating_line(pos, &line) && counted + set_aside as usize == self.stats.mate_within as usize {
                 self.stats.exact = true;
                 self.stats.length = counted as u16;
                 return line;
@@ -112,8 +115,9 @@ impl Solver {
 
     /// Shortest mate and its best defence, starting from a proof of length `len`
     /// (`stats.mate_within` follows the shortening). `None` with the deadline of the
-    /// phase that could not finish.
-    fn solution(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, plan: &Polish, max_nodes: u64) -> (Option<Pv>, Option<Instant>) {
+    /// phase that could not finish. The line comes with the plies the pieces-to-spare
+    /// rule set aside in it (see `PvCtx::set_aside`).
+    fn solution(&mut self, pos: &mut Position, len: u16, stop: &AtomicBool, plan: &Polish, max_nodes: u64) -> (Option<(Pv, u16)>, Option<Instant>) {
         let mut len = len;
         while len >= 3 {
             match self.ask(pos, len - 2, true, stop, plan.shortest_by, max_nodes) {
@@ -125,21 +129,47 @@ impl Solver {
                 Answer::Unknown => return (None, plan.shortest_by),
             }
         }
-        let mut ctx = PvCtx { stop, deadline: plan.line_by, max_nodes, budget: 64, failed: false };
+        let mut ctx = PvCtx::new(stop, plan.line_by, max_nodes);
         let mut line = Vec::new();
         if self.pv_or(pos, len, &mut ctx, &mut line) && !ctx.failed {
-            (Some(line), plan.line_by)
+            (Some((line, ctx.set_aside)), plan.line_by)
         } else {
             (None, plan.line_by)
         }
     }
 
-    /// Appends the best line from an OR node whose exact mate length is `len`.
+    /// Appends the best line from an OR node whose exact mate length is `len`: the
+    /// first mate of that length found, or, where the pieces-to-spare rule asks for
+    /// one (`ctx.explore`), a mate leaving the attacker pieces to spare if one is found
+    /// (see `spare::most_spares`). Nothing is appended when it fails.
     pub(super) fn pv_or(&mut self, pos: &mut Position, len: u16, ctx: &mut PvCtx, line: &mut Pv) -> bool {
+        let kids = self.checks_by_table(pos, len);
+        // The first lines below are read as usual; only this node looks further.
+        let explore = std::mem::replace(&mut ctx.explore, false);
+        let mut first = None;
+        for (i, c) in kids.iter().enumerate() {
+            if let Some(read) = self.mate_line(pos, c.m, len, ctx) {
+                first = Some((i, read));
+                break;
+            }
+            if ctx.failed {
+                break;
+            }
+        }
+        ctx.explore = explore;
+        let Some((i, read)) = first else { return false };
+        let (sub, set_aside) = if explore && self.conventions { self.most_spares(pos, len, &kids, i, read, ctx) } else { read };
+        ctx.set_aside += set_aside;
+        line.extend(sub);
+        true
+    }
+
+    /// The checks at an OR node, those the table already proves within `len - 1` first
+    /// (shortest first), then the most promising.
+    fn checks_by_table(&mut self, pos: &Position, len: u16) -> Vec<Child> {
         let mut list = MoveList::new();
         let mut kids = Vec::new();
         gen_node_moves(pos, true, &mut list, &mut kids);
-        // Moves the table already proves within len-1 first.
         let hand = pos.hand(pos.side_to_move());
         kids.sort_by_key(|c| {
             let r = self.tt.probe(board_key_after(pos, c.m, self.salt(pos, pos.side_to_move())), hand_after_attack(pos, hand, c.m), len - 1);
@@ -149,29 +179,39 @@ impl Solver {
                 1000 + r.pn.min(1 << 20)
             }
         });
-        for c in kids {
-            pos.do_move(c.m);
-            let a = self.ask(pos, len - 1, false, ctx.stop, ctx.deadline, ctx.max_nodes);
-            let ok = match a {
-                Answer::Yes(_) => {
-                    line.push((c.m, true));
-                    self.pv_and(pos, len - 1, ctx, line)
-                }
-                Answer::No => false,
-                Answer::Unknown => {
-                    ctx.failed = true;
-                    false
-                }
-            };
-            pos.undo_move(c.m);
-            if ok {
-                return true;
+        kids
+    }
+
+    /// The line of the check `m` from the OR node `pos` (exact length `len`) with the
+    /// plies set aside in it, when `m` mates within `len`; `None` when it does not or a
+    /// question stays open (`ctx.failed` is set then).
+    pub(super) fn mate_line(&mut self, pos: &mut Position, m: Move, len: u16, ctx: &mut PvCtx) -> Option<(Pv, u16)> {
+        pos.do_move(m);
+        let read = match self.ask(pos, len - 1, false, ctx.stop, ctx.deadline, ctx.max_nodes) {
+            Answer::Yes(_) => self.read_apart(ctx, |s, ctx, sub| s.pv_and(pos, len - 1, ctx, sub)),
+            Answer::No => None,
+            Answer::Unknown => {
+                ctx.failed = true;
+                None
             }
-            if ctx.failed {
-                return false;
-            }
-        }
-        false
+        };
+        pos.undo_move(m);
+        read.map(|(sub, set_aside)| {
+            let mut line = vec![(m, true)];
+            line.extend(sub);
+            (line, set_aside)
+        })
+    }
+
+    /// Runs `read` into a line of its own, returning it with the plies the rule set
+    /// aside in it, when it succeeds; `ctx.set_aside` is left as it was, so that lines
+    /// tried and dropped do not count.
+    pub(super) fn read_apart(&mut self, ctx: &mut PvCtx, read: impl FnOnce(&mut Self, &mut PvCtx, &mut Pv) -> bool) -> Option<(Pv, u16)> {
+        let outer = std::mem::replace(&mut ctx.set_aside, 0);
+        let mut sub = Pv::new();
+        let ok = read(self, ctx, &mut sub) && !ctx.failed;
+        let set_aside = std::mem::replace(&mut ctx.set_aside, outer);
+        ok.then_some((sub, set_aside))
     }
 
     /// Appends the best defence line from an AND node whose exact value is `len`.
@@ -202,26 +242,22 @@ impl Solver {
                 None => false,
             };
         }
-        let Some((left, mut best)) = self.best_defence(pos, &cands, len, ctx) else { return false };
-        if self.conventions && left > 0 && len >= 4 {
-            // Composers' rule: a defence two plies longer that ends with pieces to spare
-            // does not make the solution; one that uses every piece does.
-            if let Some((0, shorter)) = self.shorter_defence(pos, &kids, len - 2, ctx) {
-                best = shorter;
-            }
-        }
-        line.extend(best);
+        let Some(read) = self.best_defence(pos, &cands, len, ctx) else { return false };
+        let chosen = if self.conventions && len >= 4 { self.spare_rule(pos, &kids, len, read, ctx) } else { read.into_best() };
+        let Some(chosen) = chosen else { return false };
+        ctx.set_aside += chosen.set_aside;
+        line.extend(chosen.line);
         !ctx.failed
     }
 
     /// The best defence among those worth exactly `len` plies here (evasions `kids`),
     /// with the pieces it leaves the attacker; see `best_defence`.
-    fn shorter_defence(&mut self, pos: &mut Position, kids: &[Child], len: u16, ctx: &mut PvCtx) -> Option<(u32, Pv)> {
+    pub(super) fn shorter_defence(&mut self, pos: &mut Position, kids: &[Child], len: u16, ctx: &mut PvCtx) -> Option<Choice> {
         let cands = self.defences_lasting(pos, kids, len, false, ctx)?;
         if cands.is_empty() {
             return None;
         }
-        self.best_defence(pos, &cands, len, ctx)
+        self.best_defence(pos, &cands, len, ctx)?.into_best()
     }
 
     /// The evasions among `kids` after which the mate takes exactly `len - 1` more
@@ -253,39 +289,34 @@ impl Solver {
         Some(out)
     }
 
-    /// Among equally long defences, the one leaving the attacker the fewest pieces in
-    /// hand at the end (it used the most; pieces taken from futile interpositions do
-    /// not count); evaluated while the budget lasts.
-    fn best_defence(&mut self, pos: &mut Position, cands: &[Move], len: u16, ctx: &mut PvCtx) -> Option<(u32, Pv)> {
+    /// The equally long defences `cands` (value `len`), each read with the pieces its
+    /// line leaves the attacker (`spare::spare_pieces`), while the budget of tied
+    /// defences lasts; `None` once a question stays open (`ctx.failed` is set).
+    pub(super) fn best_defence(&mut self, pos: &mut Position, cands: &[Move], len: u16, ctx: &mut PvCtx) -> Option<Defences> {
         let attacker = pos.side_to_move().flip();
-        let mut best: Option<(u32, Pv)> = None;
+        let mut out = Defences { read: Vec::new(), complete: true };
         for (k, &m) in cands.iter().enumerate() {
             if k > 0 && ctx.budget == 0 {
+                out.complete = false;
                 break;
             }
             ctx.budget = ctx.budget.saturating_sub(1);
-            let mut sub = vec![(m, true)];
             pos.do_move(m);
-            let ok = self.pv_or(pos, len - 1, ctx, &mut sub);
-            let left = if ok {
-                let mut q = pos.clone();
-                for &(mm, _) in &sub[1..] {
-                    q.do_move(mm);
-                }
-                let uncounted = sub.iter().filter(|&&(_, c)| !c).count() as u32 / 2;
-                hand_total(q.hand(attacker)) - uncounted
-            } else {
-                u32::MAX
-            };
+            let read = self.read_apart(ctx, |s, ctx, sub| s.pv_or(pos, len - 1, ctx, sub));
             pos.undo_move(m);
             if ctx.failed {
                 return None;
             }
-            if ok && best.as_ref().is_none_or(|(b, _)| left < *b) {
-                best = Some((left, sub));
-            }
+            let Some((sub, set_aside)) = read else {
+                out.complete = false;
+                continue;
+            };
+            let mut line = vec![(m, true)];
+            line.extend(sub);
+            let left = spare_pieces(pos, &line, attacker);
+            out.read.push(Choice { defence: m, left, line, set_aside });
         }
-        best
+        Some(out)
     }
 
     /// The squares where an interposition is futile at this AND node (value `len`),
@@ -322,11 +353,16 @@ impl Solver {
         let mut ok = false;
         for take in futile::moves_onto(pos, checker, sq) {
             pos.do_move(take);
-            let mut sub = vec![(drop, false), (take, false)];
-            ok = self.exact_and_value(pos, len, ctx).is_some_and(|l| self.pv_and(pos, l, ctx, &mut sub));
+            let read = match self.exact_and_value(pos, len, ctx) {
+                Some(l) => self.read_apart(ctx, |s, ctx, sub| s.pv_and(pos, l, ctx, sub)),
+                None => None,
+            };
             pos.undo_move(take);
-            if ok {
+            if let Some((sub, set_aside)) = read {
+                line.extend([(drop, false), (take, false)]);
                 line.extend(sub);
+                ctx.set_aside += set_aside;
+                ok = true;
                 break;
             }
             if ctx.failed {
@@ -455,6 +491,35 @@ impl Solver {
 /// their captures do not, under the conventions).
 pub(super) type Pv = Vec<(Move, bool)>;
 
+/// One defence read at an AND node: its line (the defence first), the pieces it
+/// leaves the attacker to spare, and the plies the rule set aside in it.
+pub(super) struct Choice {
+    pub(super) defence: Move,
+    pub(super) left: u32,
+    pub(super) line: Pv,
+    pub(super) set_aside: u16,
+}
+
+/// The equally long defences read at an AND node, in order, and whether every one
+/// was (the budget of tied defences may run out first).
+pub(super) struct Defences {
+    pub(super) read: Vec<Choice>,
+    pub(super) complete: bool,
+}
+
+impl Defences {
+    /// The defence leaving the fewest pieces to spare (the first of those).
+    pub(super) fn into_best(self) -> Option<Choice> {
+        let mut best: Option<Choice> = None;
+        for c in self.read {
+            if best.as_ref().is_none_or(|b| c.left < b.left) {
+                best = Some(c);
+            }
+        }
+        best
+    }
+}
+
 pub(super) struct PvCtx<'a> {
     pub(super) stop: &'a AtomicBool,
     pub(super) deadline: Option<Instant>,
@@ -462,4 +527,22 @@ pub(super) struct PvCtx<'a> {
     /// Remaining full evaluations of tied defences.
     pub(super) budget: u32,
     pub(super) failed: bool,
+    /// Plies the pieces-to-spare rule set aside in the line being read (each time it
+    /// applies, the solution stops two plies short of the longest defence). A line
+    /// is exact when its count and these make the proved length.
+    pub(super) set_aside: u16,
+    /// Whether `pv_or` looks for a mate that leaves pieces to spare (on while the rule
+    /// judges a longest defence; see `spare`).
+    pub(super) explore: bool,
+    /// Other mates the innermost application of the rule may still try.
+    pub(super) explore_budget: u32,
+    /// Other mates the whole reading may still try.
+    pub(super) explore_total: u32,
+}
+
+impl<'a> PvCtx<'a> {
+    /// The context of reading a line: questions bounded by `deadline` and `max_nodes`.
+    pub(super) fn new(stop: &'a AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> PvCtx<'a> {
+        PvCtx { stop, deadline, max_nodes, budget: 64, failed: false, set_aside: 0, explore: false, explore_budget: 0, explore_total: spare::EXPLORE_TOTAL }
+    }
 }

@@ -26,7 +26,7 @@
 //! (futile interpositions, for the composers' conventions: `Conventions`), `pv` (the
 //! line a running solve is working on, for its progress reports), `quick` (mate in 1
 //! and 3 by a direct search, before df-pn), `defender` (a root where the defender is
-//! to move, in check); this file holds the `Solver` front end and the `Progress` it
+//! to move, in check), `spare` (the composers' pieces-to-spare rule); this file holds the `Solver` front end and the `Progress` it
 //! reports on long solves.
 //! Uses `core`, `position` and `movegen`.
 
@@ -47,11 +47,13 @@ mod keys;
 mod line;
 mod pv;
 mod quick;
+mod spare;
 mod table;
 #[cfg(test)]
 mod tests;
 
 use dfpn::*;
+use futile::Futility;
 use keys::*;
 use line::Polish;
 use pv::LineRoot;
@@ -184,6 +186,9 @@ pub struct Solver {
     /// Solve by the composers' conventions (futile interpositions are no defence and
     /// are not counted); see `futile`.
     conventions: bool,
+    /// How far the futility tests look (`Thorough` only while the pieces-to-spare rule
+    /// asks; see `spare::spares_after`).
+    futility: Futility,
     /// Futile interposition pairs at the end of the last table-read line (uncounted).
     tail_pairs: u16,
     /// Progress sink and its interval (`set_progress`).
@@ -222,6 +227,7 @@ impl Solver {
             bufs: Buffers::default(),
             stats: Stats::default(),
             conventions: false,
+            futility: Futility::Capped,
             tail_pairs: 0,
             progress: None,
             started: Instant::now(),
@@ -244,13 +250,14 @@ impl Solver {
 
     /// Key salt of this solver's searches with `attacker` attacking in `pos`.
     fn salt(&self, pos: &Position, attacker: Color) -> u64 {
-        mode_salt(key_salt(pos, attacker), self.conventions)
+        mode_salt(key_salt(pos, attacker), self.conventions, self.futility)
     }
 
     /// Is there a mate within `depth` plies (`or_node`: attacker to move)?
     fn ask(&mut self, pos: &mut Position, depth: u16, or_node: bool, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Answer {
         let bufs = std::mem::take(&mut self.bufs);
         let mut s = Dfpn::new(&mut self.tt, bufs, stop, deadline, max_nodes.min(self.budget), self.conventions);
+        s.futility = self.futility;
         if let Some((sink, every)) = &mut self.progress {
             s.reporter = Some(Reporter {
                 sink,

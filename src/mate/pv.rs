@@ -25,7 +25,7 @@ pub(super) struct LineRoot {
 impl LineRoot {
     /// The root of a solve of `pos`, attacker to move.
     pub(super) fn new(pos: &Position) -> LineRoot {
-        LineRoot { pos: pos.clone(), salt: mode_salt(key_salt(pos, pos.side_to_move()), false), proved: false }
+        LineRoot { pos: pos.clone(), salt: mode_salt(key_salt(pos, pos.side_to_move()), false, Futility::Capped), proved: false }
     }
 }
 

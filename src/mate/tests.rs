@@ -99,3 +99,29 @@ fn mating_line_check_rejects_broken_lines() {
         assert!(!is_mating_line(&pos, &l));
     }
 }
+
+/// Plays `usi` moves from `sfen`, each marked counted or not, as a `line::Pv`.
+fn pv_of(sfen: &str, moves: &[(&str, bool)]) -> (Position, line::Pv) {
+    crate::init();
+    let pos = Position::from_sfen(sfen).expect("sfen");
+    let pv = moves.iter().map(|&(m, c)| (Move::from_usi(m).expect("move"), c)).collect();
+    (pos, pv)
+}
+
+#[test]
+fn spare_pieces_do_not_wrap_when_the_attacker_drops_a_piece_taken_from_a_futile_interposition() {
+    // After 8g7f 7e6f of the 27-ply problem (tests/mate.rs): the attacker takes a pawn
+    // (2b1b) and a futile silver (1a3c+), then drops the silver and its bishop, and
+    // mates with the pawn left, or drops the pawn too and has nothing left. The old
+    // count (total in hand less one per futile pair) wrapped below zero there.
+    let sfen = "8B/1P5+Lp/1l1+P5/+P1pP2n2/1lk4+n1/9/1S1+pNN1G1/1G4pg1/4L+p3 b B2rg3s9p 27";
+    let head = [("8g7f", true), ("7e6f", true), ("2b1b", true), ("S*3c", false), ("1a3c+", false), ("6f7f", true), ("B*6e", true), ("7f7e", true)];
+    let all_used = [&head[..], &[("P*7f", true), ("7e8f", true), ("S*8g", true)]].concat();
+    let (pos, pv) = pv_of(sfen, &all_used);
+    assert!(line::is_mating_line(&pos, &pv.iter().map(|&(m, _)| m).collect::<Vec<_>>()));
+    assert_eq!(spare::spare_pieces(&pos, &pv, Color::Black), 0);
+    let pawn_left = [&head[..], &[("S*7f", true), ("7e8f", true), ("8h8g", true)]].concat();
+    let (pos, pv) = pv_of(sfen, &pawn_left);
+    assert!(line::is_mating_line(&pos, &pv.iter().map(|&(m, _)| m).collect::<Vec<_>>()));
+    assert_eq!(spare::spare_pieces(&pos, &pv, Color::Black), 1);
+}
