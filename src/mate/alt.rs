@@ -47,6 +47,10 @@
 use super::line::{Pv, PvCtx};
 use super::*;
 
+/// `exact_value`'s answer when the node has no mate within the main line's length by
+/// the conventions alone (only a line shortened by the pieces-to-spare rule has that).
+const NO_MATE_WITHIN: &str = "no mate within the main line's length";
+
 /// Limits of the alternative-mate checks.
 #[derive(Clone, Copy, Debug)]
 pub struct AltLimits {
@@ -107,6 +111,11 @@ pub struct AltPly {
     /// The node's shortest mate (plies), the length an alternative must keep to;
     /// `None` when it could not be settled (the whole node is then undecided).
     pub remaining: Option<u16>,
+    /// Whether `remaining` is the main line's own length, shorter than any mate by the
+    /// conventions alone: the pieces-to-spare rule set a longer defence aside in it
+    /// (`spare`). Other checks are then judged within it by the conventions alone,
+    /// which may miss an alternative that needs the rule too.
+    pub by_rule: bool,
     /// Whether this is the main line's last (mating) move.
     pub final_move: bool,
     /// Other checks looked at.
@@ -297,11 +306,18 @@ impl Solver {
         let mut kids = Vec::new();
         gen_node_moves(pos, true, &mut list, &mut kids);
         let others: Vec<Move> = kids.iter().map(|c| c.m).filter(|&m| m != main).collect();
-        let remaining = self.exact_value(pos, node.raw_left, true, limits, stop).ok();
+        let (remaining, by_rule) = match self.exact_value(pos, node.raw_left, true, limits, stop) {
+            Ok(v) => (Some(v), false),
+            // No mate within the main line's length by the conventions alone: the
+            // pieces-to-spare rule shortened the line, and its length is the one to keep to.
+            Err(NO_MATE_WITHIN) => (Some(node.raw_left), true),
+            Err(_) => (None, false),
+        };
         let mut ply = AltPly {
             ply: node.ply,
             main,
             remaining,
+            by_rule,
             final_move: node.raw_left == 1,
             candidates: others.len(),
             alternatives: Vec::new(),
@@ -348,7 +364,7 @@ impl Solver {
     fn exact_value(&mut self, pos: &mut Position, upper: u16, or_node: bool, limits: AltLimits, stop: &AtomicBool) -> Result<u16, &'static str> {
         let mut v = match self.ask(pos, upper, or_node, stop, limits.deadline, limits.nodes_per_check) {
             Answer::Yes(l) => l.min(upper),
-            Answer::No => return Err("no mate within the main line's length"),
+            Answer::No => return Err(NO_MATE_WITHIN),
             Answer::Unknown => return Err(super::line::open_reason(stop, limits.deadline)),
         };
         while v >= 2 {
@@ -423,6 +439,7 @@ mod tests {
             ply: n,
             main: mv,
             remaining: Some(5),
+            by_rule: false,
             final_move: false,
             candidates: 1,
             alternatives: Vec::new(),

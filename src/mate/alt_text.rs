@@ -54,7 +54,11 @@ pub fn ply_header(p: &AltPly) -> String {
     match p.remaining {
         None => format!("ply {:<3} main {:<6} undecided: the node's mate length could not be settled", p.ply, p.main.to_string()),
         Some(left) => {
-            let last = if p.final_move { ", the final move" } else { "" };
+            let last = match (p.final_move, p.by_rule) {
+                (true, _) => ", the final move",
+                (false, true) => " by the pieces-to-spare rule; other checks judged without it",
+                (false, false) => "",
+            };
             format!("ply {:<3} main {:<6} (mate in {left}{last})", p.ply, p.main.to_string())
         }
     }
