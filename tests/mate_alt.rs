@@ -177,10 +177,11 @@ fn a_mate_that_comes_back_to_the_main_line_is_a_detour() {
 fn cli_prints_and_judges_alternatives() {
     let file = format!("{}/positions/mate/alt.txt", env!("CARGO_MANIFEST_DIR"));
     let tmp = std::env::temp_dir().join(format!("hisha-alt-{}.txt", std::process::id()));
-    // The short lines only (zuko-29 is covered above, and so is zuko-36-m3, whose
+    // The short lines only (zuko-29 is covered above, and so are zuko-36-m3 and zuko-49-m27, whose
     // longer question needs more than the CLI's default nodes).
     let text = std::fs::read_to_string(&file).expect("alt.txt");
-    let short: Vec<&str> = text.lines().filter(|l| !l.contains("zuko-29") && !l.contains("zuko-36-m3")).collect();
+    let short: Vec<&str> =
+        text.lines().filter(|l| !l.contains("zuko-29") && !l.contains("zuko-36-m3") && !l.contains("zuko-49-m27")).collect();
     std::fs::write(&tmp, short.join("\n")).expect("write");
     let out = Command::new(env!("CARGO_BIN_EXE_hisha")).args(["mate", "--alt", "--file"]).arg(&tmp).output().expect("run hisha");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -190,6 +191,12 @@ fn cli_prints_and_judges_alternatives() {
     // muso-14-m79's status asks for the longer mates.
     assert!(stdout.contains("longer alternative 7c7d   mates in 9 (main 5): 7c7d B*8d"), "{stdout}");
     assert!(stdout.contains("expected unique; longer 1: ok"), "{stdout}");
+    // zuko-49-m27 (its longer question also needs more than the default nodes): the line
+    // stops short of the longest defence by the pieces-to-spare rule, and the table says why.
+    let sfen = "8B/1P5+Lp/1l1+P5/+P1pP2n2/1lk4+n1/9/1S1+pNN1G1/1G4pg1/4L+p3 b B2rg3s9p 27";
+    let out = Command::new(env!("CARGO_BIN_EXE_hisha")).args(["mate", "--sfen", sfen]).output().expect("run hisha");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("8h8g [a defence lasting 9 plies leaves the attacker pieces to spare]"), "{stdout}");
     // A wrong expectation fails the run.
     std::fs::write(&tmp, "8k/9/7S1/9/9/9/9/9/9 b G2r2b3g3s4n4l18p 1 | 1 | G*1b | unique | two-golds\n").expect("write");
     let out = Command::new(env!("CARGO_BIN_EXE_hisha")).args(["mate", "--alt", "--json", "--file"]).arg(&tmp).output().expect("run hisha");

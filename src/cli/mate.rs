@@ -189,7 +189,8 @@ fn difference_from_published(p: &Problem, r: &MateResult, st: &Stats) -> Option<
 }
 
 /// The table's remarks after the answer: the expected length, an unproved length, the
-/// composers' count, the first difference from the published solution.
+/// composers' count, a longer defence set aside by the pieces-to-spare rule, the first
+/// difference from the published solution.
 fn notes(p: &Problem, r: &MateResult, st: &Stats, difference: Option<&str>) -> String {
     let mut notes = p.plies.map(|e| format!(" (expected {e})")).unwrap_or_default();
     if let MateResult::Mate(line) = r {
@@ -203,6 +204,10 @@ fn notes(p: &Problem, r: &MateResult, st: &Stats, difference: Option<&str>) -> S
         if st.conventions && line.len() != st.length as usize {
             let futile = (line.len() - st.length as usize) / 2;
             notes.push_str(&format!(" [{} plies by the composers' conventions: the line shows {futile} futile interpositions taken]", st.length));
+        }
+        if st.exact && st.mate_within > st.length {
+            // The pieces-to-spare rule set a longer defence aside (as USI's note says).
+            notes.push_str(&format!(" [a defence lasting {} plies leaves the attacker pieces to spare]", st.mate_within));
         }
     }
     if let Some(d) = difference {
