@@ -26,13 +26,27 @@ class Engine:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
-    def wait(self, token):
-        """Reads up to the line starting with `token`; returns the last score seen (side to move)."""
-        score = None
+    def lines_until(self, token):
+        """The engine's lines up to and including the one starting with `token`."""
         while True:
             line = self.proc.stdout.readline()
             if not line:
                 sys.exit(f"{self.path} exited")
+            yield line
+            if line.startswith(token):
+                return
+
+    def read_until(self, token):
+        """Reads up to the line starting with `token` and returns that line."""
+        line = ""
+        for line in self.lines_until(token):
+            pass
+        return line.strip()
+
+    def wait(self, token):
+        """Reads up to the line starting with `token`; returns the last score seen (side to move)."""
+        score = None
+        for line in self.lines_until(token):
             t = line.split()
             if "score" in t and len(t) > t.index("score") + 2:
                 k = t.index("score")
@@ -40,8 +54,7 @@ class Engine:
                     score = int(t[k + 2])
                 elif t[k + 1] == "mate":
                     score = 30000 if int(t[k + 2]) > 0 else -30000
-            if line.startswith(token):
-                return score
+        return score
 
     def score(self, sfen, go):
         """Searches `sfen` with `go <go>`; the score from Black's point of view, or None."""

@@ -16,9 +16,9 @@ interrupted run resumes: problems already in the file are skipped).
 import argparse
 import json
 import os
-import subprocess
-import sys
 import time
+
+from usi_engine import Engine
 
 
 def problems(path):
@@ -37,50 +37,16 @@ def problems(path):
     return out
 
 
-class Solver:
-    """A USI engine answering `go mate`."""
-
-    def __init__(self, cmd, options):
-        self.proc = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("usi")
-        self.read_until("usiok")
-        for opt in options:
-            name, _, value = opt.partition("=")
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.read_until("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def read_until(self, token):
-        """The line starting with `token` (lines before it are skipped)."""
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit(f"the engine exited before answering {token}")
-            if line.startswith(token):
-                return line.strip()
-
-    def mate(self, sfen, ms):
-        """`(answer words after "checkmate", seconds)` for one problem."""
-        self.send("usinewgame")
-        self.send("isready")
-        self.read_until("readyok")
-        self.send("position sfen " + sfen)
-        start = time.monotonic()
-        self.send(f"go mate {ms}")
-        answer = self.read_until("checkmate")
-        return answer.split()[1:], time.monotonic() - start
-
-    def quit(self):
-        self.send("quit")
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+def solve(engine, sfen, ms):
+    """`(answer words after "checkmate", seconds)` for one problem, from a fresh game."""
+    engine.send("usinewgame")
+    engine.send("isready")
+    engine.read_until("readyok")
+    engine.send("position sfen " + sfen)
+    start = time.monotonic()
+    engine.send(f"go mate {ms}")
+    answer = engine.read_until("checkmate")
+    return answer.split()[1:], time.monotonic() - start
 
 
 def verdict(words, plies):
@@ -97,7 +63,7 @@ def verdict(words, plies):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("engine", help="engine command line")
+    ap.add_argument("engine", help="engine binary")
     ap.add_argument("--file", required=True, help="problem file (SFEN | plies | solution | label)")
     ap.add_argument("--time", type=int, default=60000, help="ms per problem (default 60000)")
     ap.add_argument("--option", action="append", default=[], help="USI option NAME=VALUE (repeatable)")
@@ -113,14 +79,18 @@ def main():
                     r = json.loads(line)
                     done[r["label"]] = r
     wanted = set(args.only.split(",")) if args.only else None
-    solver = Solver(args.engine, args.option)
+    options = []
+    for opt in args.option:
+        name, _, value = opt.partition("=")
+        options.append(f"setoption name {name} value {value}")
+    engine = Engine(args.engine, options)
     print(f"{'label':<22} {'book':>5} {'answer':>8} {'verdict':<12} {'time':>8}")
     for label, sfen, plies in problems(args.file):
         if wanted is not None and label not in wanted:
             continue
         r = done.get(label)
         if r is None:
-            words, secs = solver.mate(sfen, args.time)
+            words, secs = solve(engine, sfen, args.time)
             length, v = verdict(words, plies)
             r = {"label": label, "book": plies, "length": length, "verdict": v, "seconds": round(secs, 3),
                  "answer": " ".join(words)}
@@ -130,7 +100,7 @@ def main():
         book = "-" if r["book"] is None else str(r["book"])
         length = "-" if r["length"] is None else str(r["length"])
         print(f"{r['label']:<22} {book:>5} {length:>8} {r['verdict']:<12} {r['seconds']:7.1f}s", flush=True)
-    solver.quit()
+    engine.quit()
 
 
 if __name__ == "__main__":
