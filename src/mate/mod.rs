@@ -26,8 +26,8 @@
 //! (futile interpositions, for the composers' conventions: `Conventions`), `pv` (the
 //! line a running solve is working on, for its progress reports), `quick` (mate in 1
 //! and 3 by a direct search, before df-pn), `defender` (a root where the defender is
-//! to move, in check), `spare` (the composers' pieces-to-spare rule); this file holds the `Solver` front end and the `Progress` it
-//! reports on long solves.
+//! to move, in check), `spare` (the composers' pieces-to-spare rule); this file holds
+//! the `Solver` front end and the `Progress` it reports on long solves.
 //! Uses `core`, `position` and `movegen`.
 
 use crate::core::attacks::between;
