@@ -99,8 +99,8 @@ search_params! {
     lmr_divisor = 220, [120, 400];
     /// Late-move reductions: one ply less (more) per this much quiet history above (below) 0.
     lmr_history_div = 8000, [1000, 30000];
-    /// Quiescence futility: a capture must be able to lift the stand-pat this far above alpha.
-    qs_futility_margin = 150, [0, 500];
+    /// Quiescence futility: the stand-pat plus this plus the captured piece must reach above alpha.
+    qs_futility_margin = 328, [0, 600];
     /// Singular extensions: the least remaining depth at which the table's move is tested.
     se_depth = 6, [4, 12];
     /// Singular extensions: the test's bound lies this many centipawns per 8 plies of

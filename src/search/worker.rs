@@ -561,7 +561,7 @@ impl Worker {
             self.pv_len[ply] = 0;
         }
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, pv_node, 0);
+            return self.qsearch(alpha, beta, ply, pv_node);
         }
         self.count_node();
         if pv_node && ply > self.seldepth {

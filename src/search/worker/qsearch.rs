@@ -1,17 +1,20 @@
-//! The quiescence search: the stand-pat evaluation, then captures and promotions (in
-//! check, the evasions that do not lose material once one holds) until the position is
-//! quiet. A child of `worker`, whose state it shares.
+//! The quiescence search: the stand-pat evaluation, then captures (in check, the
+//! evasions) until the position is quiet, pruned as YaneuraOu's is: once one move holds,
+//! only the first two moves, checks and recaptures go past the futility and SEE tests,
+//! and nothing but captures is searched. A child of `worker`, whose state it shares.
 
 use super::*;
 
-/// In check, once an evasion has been searched and does not lose to mate, the
-/// remaining evasions whose exchange loses more than this (centipawns) are skipped.
-/// +22 +/- 34 and +18 +/- 34 in two 400-game runs at 20,000 nodes (docs/strength.md).
-const EVASION_SEE_MARGIN: i32 = 75;
+/// Once a move holds, a move that does not lose more than this in its exchange
+/// (centipawns) may still be searched (YaneuraOu's -73, less than a pawn).
+const SEE_MARGIN: i32 = 73;
+
+/// Moves searched at a node before the rest (checks and recaptures aside) are skipped.
+const MOVES_BEFORE_CUT: i32 = 2;
 
 impl Worker {
-    /// Quiescence search: captures and promotions (evasions in check) until quiet.
-    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool, qdepth: i32) -> i32 {
+    /// Quiescence search: captures (evasions in check) until quiet.
+    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
         self.count_node();
         if pv_node {
             self.pv_len[ply] = 0;
@@ -68,22 +71,42 @@ impl Worker {
         let mut scores = MoveScores::new();
         let mut picker = MovePicker::quiescence(&mut list, &mut scores, |m| self.quiescence_score(m, tt_move, ply));
         let mut best_move = Move::NONE;
+        let ci = CheckInfo::new(&self.pos);
+        let last = self.pos.state().last_move;
+        let recapture_sq = if last.is_ok() { Some(last.to()) } else { None };
+        // A capture must be able to lift the stand-pat this far above alpha.
+        let futility_base = stand.saturating_add(params::qs_futility_margin());
+        let mut move_count = 0;
         while let Some((_, m, _)) = picker.next_move() {
-            if in_check && best > -MATE_IN_MAX && !see_ge(&self.pos, m, -EVASION_SEE_MARGIN) {
-                // One evasion already holds: interposing drops and moves that lose
-                // material are not searched (as YaneuraOu's qsearch does).
-                continue;
-            }
-            if !in_check {
-                let cap = self.pos.piece_on(m.to());
-                let gain = if cap.is_some() { PIECE_VALUE[cap.kind().index()] * 2 } else { 500 };
-                if stand + gain + params::qs_futility_margin() <= alpha || !see_ge(&self.pos, m, 0) || (qdepth < -8 && cap.is_none()) {
+            move_count += 1;
+            // Until a move holds (in check, the first evasion) everything is searched.
+            if best > -MATE_IN_MAX {
+                let captured = self.pos.piece_on(m.to());
+                if Some(m.to()) != recapture_sq && !ci.gives_check(&self.pos, m) {
+                    if move_count > MOVES_BEFORE_CUT {
+                        continue;
+                    }
+                    if !in_check {
+                        let value = if captured.is_some() { PIECE_VALUE[captured.kind().index()] } else { 0 };
+                        if futility_base + value <= alpha {
+                            best = best.max(futility_base + value);
+                            continue;
+                        }
+                        if !see_ge(&self.pos, m, alpha - futility_base) {
+                            best = best.max(alpha.min(futility_base));
+                            continue;
+                        }
+                    }
+                }
+                // Interposing drops, king moves and quiet promotions are not searched
+                // once a move holds, nor captures that lose material.
+                if captured.is_none() || !see_ge(&self.pos, m, -SEE_MARGIN) {
                     continue;
                 }
             }
             self.cont_idx[ply] = piece_to(&self.pos, m);
             self.make_move(m, ply);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, qdepth - 1);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
             self.pos.undo_move(m);
             if self.stopped() {
                 return 0;
