@@ -87,10 +87,8 @@ search_params! {
     history_prune_depth = 4, [1, 8];
     /// History pruning threshold per ply of depth (ordering-score units).
     history_prune_margin = 3000, [500, 10000];
-    /// SEE pruning of captures and drops applies up to this remaining depth.
-    see_prune_depth = 5, [1, 10];
-    /// SEE pruning threshold per ply of depth (centipawns): losing captures up to
-    /// `see_prune_depth`, checking moves at any depth.
+    /// SEE pruning threshold per ply of depth (centipawns): losing captures and
+    /// checking moves, at any depth.
     see_prune_margin = 120, [20, 400];
     /// SEE pruning of quiet moves (drops included): a quiet move that loses more than
     /// this many centipawns times the square of its reduced depth is not searched.

@@ -403,7 +403,10 @@ impl Worker {
                     && c.number > 2)
                 || !see_ge(&self.pos, c.mv, -params::quiet_see_margin() * lmr_depth * lmr_depth)
         } else {
-            depth <= params::see_prune_depth() && c.score < 0 && !see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth)
+            // A capture (or promotion) that loses more than the depth's margin, at any
+            // depth as YaneuraOu does (capped at depth 5 before: +22 +/- 24 over 800
+            // games, session 40).
+            c.score < 0 && !see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth)
         }
     }
 
