@@ -12,7 +12,7 @@ use super::think::RootMove;
 use super::tt::{Bound, TtEntry, DEPTH_UNSEARCHED};
 use super::{from_tt, mate_in, mated_in, to_tt, Config, MATE_IN_MAX, MAX_PLY, REPETITION_DRAW_AT, VALUE_INF, VALUE_SUPERIOR};
 use crate::core::attacks::{king_attacks, knight_attacks};
-use crate::core::types::{Move, PieceType};
+use crate::core::types::{Move, Piece, PieceType};
 use crate::eval::nnue::{self, Accumulator, Network, RefreshCache};
 use crate::eval::{self, PIECE_VALUE};
 use crate::movegen::{generate, generate_onto, has_evasion, CheckInfo, GenType, MoveList};
@@ -55,6 +55,17 @@ fn lmr(depth: i32, number: i32) -> i32 {
     // A tuning build computes it each time: the divisor may change between games.
     #[cfg(feature = "tune")]
     return if d == 0 || m == 0 { 0 } else { lmr_formula(d, m) };
+}
+
+/// The material a move wins by taking `captured` (the piece on its destination): 0 when
+/// the square is empty.
+#[inline(always)]
+fn captured_value(captured: Piece) -> i32 {
+    if captured.is_some() {
+        PIECE_VALUE[captured.kind().index()]
+    } else {
+        0
+    }
 }
 
 /// Shallowest remaining depth at which a PV node runs a df-pn mate probe.
@@ -445,7 +456,7 @@ impl Worker {
         // Losing captures are often sound sacrifices in shogi (the piece goes to hand):
         // reduce them only where they look futile or at expected cut nodes.
         let captured = self.pos.state().captured;
-        let capture_value = if captured.is_some() { PIECE_VALUE[captured.kind().index()] } else { 0 };
+        let capture_value = captured_value(captured);
         let reduce_capture = c.score < 0 && (node.cut || node.eval + 2 * capture_value <= alpha);
         let mut v;
         if node.depth >= 3 && c.number > 1 + node.pv as i32 && (c.quiet || reduce_capture) {

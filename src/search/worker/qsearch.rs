@@ -1,7 +1,8 @@
 //! The quiescence search: the stand-pat evaluation, then captures (in check, the
 //! evasions) until the position is quiet, pruned as YaneuraOu's is: once one move holds,
-//! only the first two moves, checks and recaptures go past the futility and SEE tests,
-//! and nothing but captures is searched. A child of `worker`, whose state it shares.
+//! a move that neither checks nor recaptures is searched only among the first two and,
+//! out of check, only past the futility and SEE tests; and nothing but captures that do
+//! not lose material is searched. A child of `worker`, whose state it shares.
 
 use super::*;
 
@@ -87,7 +88,7 @@ impl Worker {
                         continue;
                     }
                     if !in_check {
-                        let value = if captured.is_some() { PIECE_VALUE[captured.kind().index()] } else { 0 };
+                        let value = captured_value(captured);
                         if futility_base + value <= alpha {
                             best = best.max(futility_base + value);
                             continue;
