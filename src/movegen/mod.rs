@@ -15,9 +15,11 @@ use crate::core::types::{Color, Move, PieceType, Square};
 use crate::core::bounded::BoundedVec;
 
 mod checks;
+mod contact_mate;
 mod perft;
 
 pub use checks::{generate_checks, CheckInfo};
+pub use contact_mate::contact_check_mates;
 pub use perft::{perft, perft_divide, perft_divide_until};
 
 /// More than the most legal moves any shogi position has (593).
@@ -361,26 +363,8 @@ pub fn has_evasion(pos: &Position) -> bool {
 
 /// Whether `us` dropping a pawn on `sq` (which checks the enemy king) is mate.
 pub fn is_pawn_drop_mate(pos: &Position, us: Color, sq: Square) -> bool {
-    let them = us.flip();
-    let eksq = pos.king_square(them);
     let occ = pos.occupied() | Bitboard::from_square(sq);
-    // Can a defender other than the king take the pawn without exposing its king?
-    let capturers = pos.attackers_to(sq, them, occ).without(eksq);
-    for from in capturers {
-        let after = occ.without(from);
-        if pos.slider_attacks_to(eksq, us, after).is_empty() {
-            return false;
-        }
-    }
-    // Can the king step anywhere safe (taking the pawn included)?
-    let escapes = king_attacks(eksq) & !pos.color_pieces(them);
-    let occ_no_king = occ.without(eksq);
-    for to in escapes {
-        if !pos.is_attacked(to, us, occ_no_king) {
-            return false;
-        }
-    }
-    true
+    contact_mate::mated_by_contact_check(pos, us, sq, PieceType::Pawn, Bitboard::EMPTY, occ)
 }
 
 fn gen_non_evasions(

@@ -15,7 +15,7 @@ use crate::core::attacks::{king_attacks, knight_attacks};
 use crate::core::types::{Move, Piece, PieceType};
 use crate::eval::nnue::{self, Accumulator, Network, RefreshCache};
 use crate::eval::{self, PIECE_VALUE};
-use crate::movegen::{generate, generate_onto, has_evasion, CheckInfo, GenType, MoveList};
+use crate::movegen::{contact_check_mates, generate, generate_onto, has_evasion, CheckInfo, GenType, MoveList};
 use crate::position::rules::{declaration, repetition_in_search, Repetition};
 use crate::position::see::see_ge;
 use crate::position::Position;
@@ -626,7 +626,7 @@ impl Worker {
         }
         let ci = CheckInfo::new(&self.pos);
         if staged && !singular_search {
-            if let Some(v) = self.probe_mates(&ci, &node, key) {
+            if let Some(v) = self.probe_mates(&ci, &node, key, tte) {
                 return v;
             }
         }

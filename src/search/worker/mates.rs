@@ -19,9 +19,13 @@ impl Worker {
             if !(near.has(to) || knightish) || !ci.gives_check(&self.pos, m) {
                 continue;
             }
-            self.pos.do_move(m);
-            let mated = !has_evasion(&self.pos);
-            self.pos.undo_move(m);
+            // Most candidates are decided from the attacks; the rest are played out.
+            let mated = contact_check_mates(&self.pos, m).unwrap_or_else(|| {
+                self.pos.do_move(m);
+                let mated = !has_evasion(&self.pos);
+                self.pos.undo_move(m);
+                mated
+            });
             if mated {
                 return Some(m);
             }
@@ -30,9 +34,13 @@ impl Worker {
     }
 
     /// Mate in one, then (deep enough) a short df-pn probe: the mate score to return.
-    pub(super) fn probe_mates(&mut self, ci: &CheckInfo, node: &Node, key: u64) -> Option<i32> {
+    /// `tte` is the node's table entry: a search of this node already stored there
+    /// (with a score short of mate) has looked for the mate in one and found none.
+    pub(super) fn probe_mates(&mut self, ci: &CheckInfo, node: &Node, key: u64, tte: Option<TtEntry>) -> Option<i32> {
         let (ply, depth) = (node.ply, node.depth);
-        let (m, v, bound) = if let Some(m) = self.mate1(ci) {
+        let searched = tte.is_some_and(|e| e.depth > 0 && e.bound != Bound::None && from_tt(e.score, ply).abs() < MATE_IN_MAX);
+        let mate1 = if searched { None } else { self.mate1(ci) };
+        let (m, v, bound) = if let Some(m) = mate1 {
             (m, mate_in(ply + 1), Bound::Exact)
         } else if depth >= if node.pv { MATE_PROBE_DEPTH } else { MATE_PROBE_DEPTH_NON_PV } && node.beta < MATE_IN_MAX {
             // A short df-pn probe where the subtree is big enough to pay for it.

@@ -1,0 +1,93 @@
+//! The mate-by-contact-check shortcut (`movegen::contact_check_mates`) against the
+//! slow truth: make the move and look for an evasion. Positions: the tsume files (full
+//! of contact mates), the perft suite, and random walks from both.
+
+use hisha::movegen::{contact_check_mates, generate, has_evasion, CheckInfo, GenType, MoveList};
+use hisha::position::Position;
+use rand::{Rng, SeedableRng};
+
+/// The SFEN field of every problem or perft line in the files.
+fn sfens() -> Vec<String> {
+    let files = [
+        include_str!("../positions/mate/classics.txt"),
+        include_str!("../positions/mate/alt.txt"),
+        include_str!("../positions/mate/mate_short.txt"),
+        include_str!("../positions/mate/mate_long.txt"),
+        include_str!("../positions/mate/special.txt"),
+        include_str!("../positions/mate/nomate.txt"),
+    ];
+    let mut out: Vec<String> = files
+        .iter()
+        .flat_map(|t| t.lines())
+        .filter(|l| !l.starts_with('#') && l.contains('|'))
+        .filter_map(|l| l.split('|').next().map(|s| s.trim().to_string()))
+        .collect();
+    let perft = include_str!("../positions/perft.txt");
+    out.extend(perft.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split('|').nth(1).map(|s| s.trim().to_string())));
+    out
+}
+
+/// Counts of (shortcut said mate, said no mate, left it to the slow way).
+#[derive(Default)]
+struct Tally {
+    mates: usize,
+    escapes: usize,
+    undecided: usize,
+}
+
+/// Every check of `pos`: the shortcut, where it answers, agrees with the slow truth.
+fn compare_checks(pos: &mut Position, tally: &mut Tally) {
+    if pos.in_check() || !pos.has_king(pos.side_to_move().flip()) {
+        return;
+    }
+    let ci = CheckInfo::new(pos);
+    let mut list = MoveList::new();
+    generate(pos, GenType::Legal, false, &mut list);
+    for &m in list.iter() {
+        if !ci.gives_check(pos, m) {
+            continue;
+        }
+        let fast = contact_check_mates(pos, m);
+        pos.do_move(m);
+        let mated = !has_evasion(pos);
+        pos.undo_move(m);
+        match fast {
+            Some(f) => {
+                assert_eq!(f, mated, "{} after {}", pos.to_sfen(), m);
+                if f {
+                    tally.mates += 1;
+                } else {
+                    tally.escapes += 1;
+                }
+            }
+            None => tally.undecided += 1,
+        }
+    }
+}
+
+#[test]
+fn contact_mates_agree_with_making_the_move() {
+    hisha::init();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut tally = Tally::default();
+    for sfen in sfens() {
+        let Ok(start) = Position::from_sfen(&sfen) else { panic!("bad sfen in the suite: {sfen}") };
+        for _walk in 0..4 {
+            let mut pos = start.clone();
+            for _ply in 0..12 {
+                compare_checks(&mut pos, &mut tally);
+                let mut list = MoveList::new();
+                generate(&pos, GenType::Legal, false, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let m = list.as_slice()[rng.gen_range(0..list.len())];
+                pos.do_move(m);
+            }
+        }
+    }
+    // The files must exercise every answer, or the comparison proves little.
+    assert!(tally.mates > 200, "{} mates", tally.mates);
+    assert!(tally.escapes > 5000, "{} escapes", tally.escapes);
+    assert!(tally.undecided > 100, "{} undecided", tally.undecided);
+}
