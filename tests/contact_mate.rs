@@ -2,7 +2,7 @@
 //! slow truth: make the move and look for an evasion. Positions: the tsume files (full
 //! of contact mates), the perft suite, and random walks from both.
 
-use hisha::movegen::{contact_check_mates, generate, has_evasion, CheckInfo, GenType, MoveList};
+use hisha::movegen::{contact_check_mates, contact_mate_in_one, generate, has_evasion, CheckInfo, GenType, MoveList};
 use hisha::position::Position;
 use rand::{Rng, SeedableRng};
 
@@ -90,4 +90,60 @@ fn contact_mates_agree_with_making_the_move() {
     assert!(tally.mates > 200, "{} mates", tally.mates);
     assert!(tally.escapes > 5000, "{} escapes", tally.escapes);
     assert!(tally.undecided > 100, "{} undecided", tally.undecided);
+}
+
+/// Whether some legal move of `pos` checks from next to the king (or as a knight),
+/// uncovers no other check, and mates: found the slow way.
+fn has_contact_mate(pos: &mut Position) -> bool {
+    let ksq = pos.king_square(pos.side_to_move().flip());
+    let mut list = MoveList::new();
+    generate(pos, GenType::Legal, false, &mut list);
+    list.iter().any(|&m| {
+        pos.do_move(m);
+        let checkers = pos.checkers();
+        let contact = checkers == hisha::core::bitboard::Bitboard::from_square(m.to())
+            && (hisha::core::attacks::king_attacks(ksq).has(m.to()) || pos.piece_on(m.to()).kind() == hisha::core::types::PieceType::Knight);
+        let mated = contact && !has_evasion(pos);
+        pos.undo_move(m);
+        mated
+    })
+}
+
+#[test]
+fn contact_mate_in_one_finds_exactly_the_contact_mates() {
+    hisha::init();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
+    let (mut found, mut none) = (0, 0);
+    for sfen in sfens() {
+        let Ok(start) = Position::from_sfen(&sfen) else { panic!("bad sfen in the suite: {sfen}") };
+        for _walk in 0..3 {
+            let mut pos = start.clone();
+            for _ply in 0..10 {
+                if !pos.in_check() && pos.has_king(pos.side_to_move().flip()) {
+                    let ci = CheckInfo::new(&pos);
+                    let fast = contact_mate_in_one(&pos, &ci);
+                    assert_eq!(fast.is_some(), has_contact_mate(&mut pos), "{}", pos.to_sfen());
+                    if let Some(m) = fast {
+                        let mut legal = MoveList::new();
+                        generate(&pos, GenType::Legal, false, &mut legal);
+                        assert!(legal.iter().any(|&l| l == m), "{} {m} not legal", pos.to_sfen());
+                        pos.do_move(m);
+                        assert!(!has_evasion(&pos), "{} not mated", pos.to_sfen());
+                        pos.undo_move(m);
+                        found += 1;
+                    } else {
+                        none += 1;
+                    }
+                }
+                let mut list = MoveList::new();
+                generate(&pos, GenType::Legal, false, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let m = list.as_slice()[rng.gen_range(0..list.len())];
+                pos.do_move(m);
+            }
+        }
+    }
+    assert!(found > 100 && none > 1000, "found {found}, none {none}");
 }

@@ -7,10 +7,105 @@
 //! YaneuraOu's `mate_1ply` idea in its simplest form; the search asks it for every
 //! check next to the enemy king, so it must be cheap. Uses `position` and `core`.
 
-use crate::core::attacks::{king_attacks, piece_attacks};
+use super::{push_piece_moves, CheckInfo, MoveList};
+use crate::core::attacks::{king_attacks, knight_attacks, line_through, piece_attacks};
 use crate::core::bitboard::Bitboard;
 use crate::core::types::{Color, Move, PieceType, Square};
 use crate::position::Position;
+
+/// The pieces a drop may mate with, the strongest first (a pawn drop may not mate).
+const DROPPERS: [PieceType; 6] =
+    [PieceType::Rook, PieceType::Bishop, PieceType::Gold, PieceType::Silver, PieceType::Lance, PieceType::Knight];
+
+/// A mate in one by a contact check of the side to move (not in check): drops first,
+/// then board moves, the first found. Checks from a distance and discovered checks are
+/// not tried. `ci` is the side to move's check information.
+pub fn contact_mate_in_one(pos: &Position, ci: &CheckInfo) -> Option<Move> {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    if !pos.has_king(them) {
+        return None;
+    }
+    let ksq = ci.enemy_king;
+    let near = king_attacks(ksq);
+    let knight_squares = ci.check_squares[PieceType::Knight.index()];
+    let mut flights = Flights { pos, ksq, open: None };
+    if let Some(m) = drop_mate(pos, ci, near | knight_squares, &mut flights) {
+        return Some(m);
+    }
+    let has_king = pos.has_king(us);
+    let (own_king, pinned) = (pos.king_square(us), pos.pinned());
+    let mut list = MoveList::new();
+    for to in (near | knight_squares) & !pos.color_pieces(us) {
+        let movers = if near.has(to) {
+            pos.attackers_to(to, us, pos.occupied()).without(own_king)
+        } else {
+            pos.pieces_of(us, PieceType::Knight) & knight_attacks(them, to)
+        };
+        for from in movers {
+            if pinned.has(from) && has_king && !line_through(own_king, from).has(to) {
+                continue;
+            }
+            list.clear();
+            push_piece_moves(&mut list, us, pos.piece_on(from).kind(), from, Bitboard::from_square(to), false);
+            for &m in list.iter() {
+                let kind = if m.is_promotion() { pos.piece_on(from).kind().promote() } else { pos.piece_on(from).kind() };
+                // Leaving `from` may uncover a slider's attack only on squares in line with it.
+                let occ = pos.occupied().without(from).without(ksq) | Bitboard::from_square(to);
+                let escape = flights.open().without(to) & !piece_attacks(us, kind, to, occ);
+                if escape.into_iter().all(|f| line_through(from, f).any()) && contact_check_mates(pos, m) == Some(true) {
+                    return Some(m);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The enemy king's flights before the move: squares next to it, free of its own
+/// pieces and attacked by nothing of the mover's. Found once, when first asked.
+struct Flights<'a> {
+    pos: &'a Position,
+    ksq: Square,
+    open: Option<Bitboard>,
+}
+
+impl Flights<'_> {
+    fn open(&mut self) -> Bitboard {
+        let (pos, ksq) = (self.pos, self.ksq);
+        *self.open.get_or_insert_with(|| {
+            let us = pos.side_to_move();
+            let occ_no_king = pos.occupied().without(ksq);
+            let candidates = king_attacks(ksq) & !pos.color_pieces(us.flip());
+            candidates.into_iter().filter(|&f| !pos.is_attacked(f, us, occ_no_king)).fold(Bitboard::EMPTY, |b, f| b | Bitboard::from_square(f))
+        })
+    }
+}
+
+/// A drop from the hand of the side to move onto a square of `contact` that mates.
+fn drop_mate(pos: &Position, ci: &CheckInfo, contact: Bitboard, flights: &mut Flights) -> Option<Move> {
+    let us = pos.side_to_move();
+    let hand = pos.hand(us);
+    let empty = !pos.occupied();
+    let occ_no_king = pos.occupied().without(ci.enemy_king);
+    for pt in DROPPERS {
+        if !hand.has(pt) {
+            continue;
+        }
+        for to in ci.check_squares[pt.index()] & contact & empty {
+            // A drop only adds the dropped piece's attacks: a flight it does not cover stays open.
+            let covered = piece_attacks(us, pt, to, occ_no_king | Bitboard::from_square(to));
+            if (flights.open().without(to) & !covered).any() {
+                continue;
+            }
+            let m = Move::drop(pt, to);
+            if contact_check_mates(pos, m) == Some(true) {
+                return Some(m);
+            }
+        }
+    }
+    None
+}
 
 /// Whether the legal move `m` of the side to move mates at once, when that can be read
 /// from the attacks: `m` checks from a square next to the king (or as a knight), and

@@ -19,7 +19,7 @@ mod contact_mate;
 mod perft;
 
 pub use checks::{generate_checks, CheckInfo};
-pub use contact_mate::contact_check_mates;
+pub use contact_mate::{contact_check_mates, contact_mate_in_one};
 pub use perft::{perft, perft_divide, perft_divide_until};
 
 /// More than the most legal moves any shogi position has (593).
