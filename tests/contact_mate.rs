@@ -2,6 +2,9 @@
 //! slow truth: make the move and look for an evasion. Positions: the tsume files (full
 //! of contact mates), the perft suite, and random walks from both.
 
+use hisha::core::attacks::king_attacks;
+use hisha::core::bitboard::Bitboard;
+use hisha::core::types::PieceType;
 use hisha::movegen::{contact_check_mates, contact_mate_in_one, generate, has_evasion, CheckInfo, GenType, MoveList};
 use hisha::position::Position;
 use rand::{Rng, SeedableRng};
@@ -25,6 +28,17 @@ fn sfens() -> Vec<String> {
     let perft = include_str!("../positions/perft.txt");
     out.extend(perft.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split('|').nth(1).map(|s| s.trim().to_string())));
     out
+}
+
+/// Plays a random legal move of `pos`; false when there is none.
+fn random_step(pos: &mut Position, rng: &mut impl Rng) -> bool {
+    let mut list = MoveList::new();
+    generate(pos, GenType::Legal, false, &mut list);
+    if list.is_empty() {
+        return false;
+    }
+    pos.do_move(list.as_slice()[rng.gen_range(0..list.len())]);
+    true
 }
 
 /// Counts of (shortcut said mate, said no mate, left it to the slow way).
@@ -76,13 +90,9 @@ fn contact_mates_agree_with_making_the_move() {
             let mut pos = start.clone();
             for _ply in 0..12 {
                 compare_checks(&mut pos, &mut tally);
-                let mut list = MoveList::new();
-                generate(&pos, GenType::Legal, false, &mut list);
-                if list.is_empty() {
+                if !random_step(&mut pos, &mut rng) {
                     break;
                 }
-                let m = list.as_slice()[rng.gen_range(0..list.len())];
-                pos.do_move(m);
             }
         }
     }
@@ -101,8 +111,8 @@ fn has_contact_mate(pos: &mut Position) -> bool {
     list.iter().any(|&m| {
         pos.do_move(m);
         let checkers = pos.checkers();
-        let contact = checkers == hisha::core::bitboard::Bitboard::from_square(m.to())
-            && (hisha::core::attacks::king_attacks(ksq).has(m.to()) || pos.piece_on(m.to()).kind() == hisha::core::types::PieceType::Knight);
+        let contact = checkers == Bitboard::from_square(m.to())
+            && (king_attacks(ksq).has(m.to()) || pos.piece_on(m.to()).kind() == PieceType::Knight);
         let mated = contact && !has_evasion(pos);
         pos.undo_move(m);
         mated
@@ -135,13 +145,9 @@ fn contact_mate_in_one_finds_exactly_the_contact_mates() {
                         none += 1;
                     }
                 }
-                let mut list = MoveList::new();
-                generate(&pos, GenType::Legal, false, &mut list);
-                if list.is_empty() {
+                if !random_step(&mut pos, &mut rng) {
                     break;
                 }
-                let m = list.as_slice()[rng.gen_range(0..list.len())];
-                pos.do_move(m);
             }
         }
     }

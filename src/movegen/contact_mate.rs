@@ -4,8 +4,8 @@
 //! defender must take the checking piece or step the king away. Whether either is
 //! possible follows from the attacks of the position after the move, which are found
 //! from the position before it with the moved piece's two squares corrected. This is
-//! YaneuraOu's `mate_1ply` idea in its simplest form; the search asks it for every
-//! check next to the enemy king, so it must be cheap. Uses `position` and `core`.
+//! YaneuraOu's `mate_1ply` idea in its simplest form; the search asks it at most nodes
+//! (the quiescence search included), so it must be cheap. Uses `position` and `core`.
 
 use super::{push_piece_moves, CheckInfo, MoveList};
 use crate::core::attacks::{king_attacks, knight_attacks, line_through, piece_attacks};
@@ -33,25 +33,26 @@ pub fn contact_mate_in_one(pos: &Position, ci: &CheckInfo) -> Option<Move> {
     if let Some(m) = drop_mate(pos, ci, near | knight_squares, &mut flights) {
         return Some(m);
     }
-    let has_king = pos.has_king(us);
+    // Pinned pieces exist only where the mover has a king.
     let (own_king, pinned) = (pos.king_square(us), pos.pinned());
     let mut list = MoveList::new();
     for to in (near | knight_squares) & !pos.color_pieces(us) {
         let movers = if near.has(to) {
-            pos.attackers_to(to, us, pos.occupied()).without(own_king)
+            pos.attackers_to(to, us, pos.occupied()) & !pos.pieces_of(us, PieceType::King)
         } else {
             pos.pieces_of(us, PieceType::Knight) & knight_attacks(them, to)
         };
         for from in movers {
-            if pinned.has(from) && has_king && !line_through(own_king, from).has(to) {
+            if pinned.has(from) && !line_through(own_king, from).has(to) {
                 continue;
             }
+            let moved = pos.piece_on(from).kind();
+            // Leaving `from` may uncover a slider's attack only on squares in line with it.
+            let occ = pos.occupied().without(from).without(ksq) | Bitboard::from_square(to);
             list.clear();
-            push_piece_moves(&mut list, us, pos.piece_on(from).kind(), from, Bitboard::from_square(to), false);
+            push_piece_moves(&mut list, us, moved, from, Bitboard::from_square(to), false);
             for &m in list.iter() {
-                let kind = if m.is_promotion() { pos.piece_on(from).kind().promote() } else { pos.piece_on(from).kind() };
-                // Leaving `from` may uncover a slider's attack only on squares in line with it.
-                let occ = pos.occupied().without(from).without(ksq) | Bitboard::from_square(to);
+                let kind = if m.is_promotion() { moved.promote() } else { moved };
                 let escape = flights.open().without(to) & !piece_attacks(us, kind, to, occ);
                 if escape.into_iter().all(|f| line_through(from, f).any()) && contact_check_mates(pos, m) == Some(true) {
                     return Some(m);

@@ -2,7 +2,8 @@
 //! then captures (in check, the evasions) until the position is quiet, pruned as
 //! YaneuraOu's is: once one move holds, a move that neither checks nor recaptures is
 //! searched only among the first two and, out of check, only past the futility and SEE
-//! tests; and nothing but captures that do not lose material is searched. A child of `worker`, whose state it shares.
+//! tests; and nothing but captures that do not lose material is searched. A child of
+//! `worker`, whose state it shares.
 
 use super::*;
 
