@@ -24,7 +24,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHECK = os.path.join(ROOT, "..", "shared", "tools", "check")
+# `check` of ../shared/tools; SHOGI_CHECK names another (a machine without that folder).
+CHECK = os.environ.get("SHOGI_CHECK") or os.path.join(ROOT, "..", "shared", "tools", "check")
 # The summary line `check match` prints once, at the end of a run.
 RESULT = re.compile(r"^A vs B: \+(\d+) -(\d+) =(\d+)", re.MULTILINE)
 
