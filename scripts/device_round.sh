@@ -7,13 +7,15 @@
 #   bash scripts/device_round.sh run         # there (run with carry [".dev"]), as below
 #
 # `run` plays a new round of self-play games with the built-in network on all 16 cores
-# (`hisha gensfen --nodes 5000`, SEED, GEN seconds), packs them (xz, files of at most
-# 16 MB: what the tool brings back), fine-tunes the built-in network on them with
-# scripts/train_gpu.py (FINETUNES: one recipe a line), and plays the first fine-tune
-# against the built-in network at 20,000 nodes a move, 416 games on 16 cores (about
-# 90 s), in the time left before LIMIT seconds. Everything lands in $OUT: the data, the
-# networks, their training logs and the A/B games. Measured on 2026-11-30: 1,900 positions/s of
-# 5,000-node games (578,801 positions in 300 s), xz to 35%.
+# (`hisha gensfen --nodes 5000`, SEED, GEN seconds, GENSFEN_EXTRA such as
+# `--multipv-plies 8`), packs them (xz, files of at most 16 MB: what the tool brings
+# back), exports them for the GPU trainer (EXPORT_EXTRA such as `--mirror`), fine-tunes
+# the built-in network on them with scripts/train_gpu.py (FINETUNES: one recipe a
+# line), and plays the first fine-tune against the built-in network at 20,000 nodes a
+# move, 416 games on 16 cores (about 90 s), in the time left before LIMIT seconds.
+# Everything lands in $OUT: the data, the networks, their training logs and the A/B
+# games. Measured on 2026-11-30: 1,900 positions/s of 5,000-node games (578,801
+# positions in 300 s), xz to 35%.
 #
 # Bring the data home into ../data/psv (cat the parts, keep it compressed; `xz -dc` it
 # for train-nnue) and list the round in scripts/data_rounds.tsv (seed, positions), so
@@ -44,10 +46,13 @@ run() {
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site "$D"/whl/*.whl \
         && export PYTHONPATH=/tmp/site
     nproc; nvidia-smi -L
-    timeout "$gen" "$D/hisha" gensfen --out $w/r.bin --nodes 5000 --seed "$seed" --threads "$(nproc)" --progress 60 2>&1 | tail -3
+    # shellcheck disable=SC2086
+    timeout "$gen" "$D/hisha" gensfen --out $w/r.bin --nodes 5000 --seed "$seed" --threads "$(nproc)" --progress 60 \
+        ${GENSFEN_EXTRA:-} 2>&1 | tail -3
     echo "gensfen: $(( $(stat -c %s $w/r.bin) / 40 )) positions at $(elapsed) s"
     xz -T0 -3 -c $w/r.bin | split -b 16000000 -d -a 1 - "$OUT/r$seed.bin.xz.part"
-    "$D/hisha-tools" train-nnue --k 964 --export $w/t $w/r.bin --out /dev/null 2>&1 | tail -1
+    # shellcheck disable=SC2086
+    "$D/hisha-tools" train-nnue --k 964 --export $w/t $w/r.bin --out /dev/null ${EXPORT_EXTRA:-} 2>&1 | tail -1
     local k=0
     while read -r recipe; do
         [ -n "$recipe" ] || continue

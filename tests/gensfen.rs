@@ -134,6 +134,23 @@ fn refuses_foreign_files_and_other_settings() {
 }
 
 #[test]
+fn multipv_openings_are_reproducible_and_change_the_games() {
+    let multipv = ["--games", "4", "--seed", "7", "--multipv-plies", "6", "--threads"];
+    let a = ok(&fresh("mpv-a.bin"), &[&multipv[..], &["1"]].concat());
+    let b = ok(&fresh("mpv-b.bin"), &[&multipv[..], &["2"]].concat());
+    let plain = ok(&fresh("mpv-plain.bin"), &["--games", "4", "--seed", "7", "--threads", "1"]);
+    assert_eq!(a, b, "the drawn moves follow from the seed alone, whatever the threads");
+    assert_ne!(a, plain, "drawn moves change the games");
+    assert!(records(&a).iter().all(|r| r.decode().unwrap().1.is_some()));
+    let p = fresh("mpv-resume.bin");
+    ok(&p, &[&multipv[..], &["1"]].concat());
+    let o = gensfen(&p, &["--games", "5", "--seed", "7", "--threads", "1"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("other settings"), "resuming without the option is refused");
+    let o = gensfen(&fresh("mpv-bad.bin"), &["--games", "1", "--multipv-lines", "0"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--multipv-lines"));
+}
+
+#[test]
 fn psv_dump_reads_good_files_and_explains_bad_ones() {
     let p = fresh("dump.bin");
     let bytes = ok(&p, &["--games", "3", "--seed", "2", "--threads", "1"]);

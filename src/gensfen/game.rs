@@ -1,8 +1,10 @@
 //! One self-play game of data generation: a random opening drawn from the game's own
-//! seed, then fixed-node or fixed-depth searches until the game ends, keeping the
+//! seed (random moves, then optionally moves drawn among the best lines of multi-PV
+//! searches), then fixed-node or fixed-depth searches until the game ends, keeping the
 //! positions the filters let through as PackedSfenValue records. A game depends only
 //! on its seed and the settings, never on other games or threads.
 
+use super::multipv::{draw_move, MultiPvRule};
 use super::openings::{random_opening, OpeningRule};
 use crate::movegen::legal_moves;
 use crate::position::Position;
@@ -23,6 +25,8 @@ pub struct GameRule {
     pub depth: Option<i32>,
     /// The opening.
     pub opening: OpeningRule,
+    /// The first searched moves drawn among the best lines (not written).
+    pub multipv: MultiPvRule,
     /// A score this far from 0 ends the game, won by the side it favours (handicap
     /// games: only a mate score).
     pub adjudicate: i32,
@@ -79,6 +83,7 @@ pub fn play(seed: u64, game: u64, rule: &GameRule, handicaps: &[Position], engin
     let limits = Limits { nodes: rule.nodes, depth: rule.depth, ..Limits::default() };
     let sink: Sink = Arc::new(|_: &Report| {});
     let mut kept: Vec<(PackedSfenValue, Color)> = Vec::new();
+    let mut multipv_left = if handicap.is_some() { 0 } else { rule.multipv.plies };
     let winner = loop {
         let us = pos.side_to_move();
         if legal_moves(&pos).is_empty() {
@@ -92,6 +97,13 @@ pub fn play(seed: u64, game: u64, rule: &GameRule, handicaps: &[Position], engin
         }
         if pos.game_ply() >= rule.max_ply {
             break None;
+        }
+        if multipv_left > 0 {
+            multipv_left -= 1;
+            if let Some(m) = draw_move(engine, &pos, &limits, rule.multipv, &mut rng) {
+                pos.do_move(m);
+                continue;
+            }
         }
         let r = engine.search(&pos, &limits, sink.clone());
         if r.best == "win" {

@@ -1,13 +1,15 @@
 //! `hisha gensfen`: self-play training data in YaneuraOu's PackedSfenValue format
 //! (and `rescore`: new labels for such data).
-//! `openings` (random starts, handicaps too), `game` (one game, reproducible from its
-//! seed), `output` (resuming and the settings file), `run` here: one game per thread
+//! `openings` (random starts, handicaps too), `multipv` (opening moves drawn among the
+//! best lines), `game` (one game, reproducible from its seed), `output` (resuming and
+//! the settings file), `run` here: one game per thread
 //! (each with its own engine: hash and statistics), games written whole and in game
 //! order, so that a seed, shard and settings give the same file whatever the thread
 //! count and however often the run was stopped. Uses `engine`, `search`, `psv`,
 //! `position`, `movegen` and `eval::nnue` (to load a network).
 
 pub mod game;
+pub mod multipv;
 pub mod openings;
 pub mod output;
 mod progress;
@@ -15,6 +17,7 @@ pub mod rescore;
 
 use crate::shard::Shard;
 use game::{play, Game, GameRule};
+use multipv::MultiPvRule;
 use openings::{handicap_starts, OpeningRule};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -56,6 +59,16 @@ pub struct GensfenArgs {
     /// Most random plies at the start of a game.
     #[arg(long, default_value_t = 10)]
     pub random_max: u32,
+    /// After the random plies, this many searched moves drawn at random among the best
+    /// lines of a multi-PV search (opening diversity; handicap games: none).
+    #[arg(long, default_value_t = 0)]
+    pub multipv_plies: u32,
+    /// Lines of those multi-PV searches.
+    #[arg(long, default_value_t = 4)]
+    pub multipv_lines: usize,
+    /// How far below the best line (centipawns) a drawn line may score.
+    #[arg(long, default_value_t = 100)]
+    pub multipv_margin: i32,
     /// Share of games started from a handicap position (positions/handicaps.sfen).
     #[arg(long, default_value_t = 0.1)]
     pub handicap_rate: f64,
@@ -105,6 +118,9 @@ fn rule_of(a: &GensfenArgs) -> Result<GameRule, String> {
     if a.random_min > a.random_max || a.random_max > 200 {
         return Err("--random-min must not exceed --random-max (at most 200)".into());
     }
+    if a.multipv_plies > 200 || !(1..=64).contains(&a.multipv_lines) || !(0..=3000).contains(&a.multipv_margin) {
+        return Err("--multipv-plies must be at most 200, --multipv-lines 1..64, --multipv-margin 0..3000".into());
+    }
     if !(0.0..=1.0).contains(&a.handicap_rate) {
         return Err("--handicap-rate must be within 0..1".into());
     }
@@ -112,6 +128,7 @@ fn rule_of(a: &GensfenArgs) -> Result<GameRule, String> {
         nodes,
         depth,
         opening: OpeningRule { min_plies: a.random_min, max_plies: a.random_max, handicap_rate: a.handicap_rate },
+        multipv: MultiPvRule { plies: a.multipv_plies, lines: a.multipv_lines, margin: a.multipv_margin },
         adjudicate: a.adjudicate.max(1),
         max_score: a.max_score,
         keep_captures: a.keep_captures,
@@ -142,7 +159,17 @@ fn settings_line(a: &GensfenArgs, r: &GameRule, shard: (u64, u64)) -> String {
         r.keep_captures,
         r.keep_checks,
         r.max_ply
-    )
+    ) + &multipv_setting(&r.multipv)
+}
+
+/// The multi-PV opening moves in the settings line; nothing when off, so that files
+/// written before the option existed still resume.
+fn multipv_setting(m: &MultiPvRule) -> String {
+    if m.plies == 0 {
+        String::new()
+    } else {
+        format!(" multipv={}x{}/{}", m.plies, m.lines, m.margin)
+    }
 }
 
 /// Runs `hisha gensfen`; errors are messages for stderr.

@@ -9,6 +9,7 @@ mod data;
 mod evalterms;
 mod fuzz;
 mod gensfen;
+mod mirror;
 mod npy;
 mod perturb;
 mod train_data;

@@ -8,6 +8,8 @@
 //! out depends on the game alone: not on the files before it, nor on its scores (a
 //! rescored copy of a file holds out the same games).
 
+use hisha::core::types::Color;
+use hisha::position::Position;
 use hisha::psv::{game_numbers, read_all, PackedSfenValue};
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -94,6 +96,41 @@ pub fn read_inputs(files: &[String]) -> Result<Vec<Input>, String> {
         }
     }
     Ok(out)
+}
+
+/// Features and sample of a text line (score and result from Black's view); `None`
+/// for a line that does not parse or is scored beyond `max_score`.
+fn parse_line(line: &str, max_score: i32) -> Option<(Position, i32, f32)> {
+    let mut it = line.split('\t');
+    let sfen = it.next()?;
+    let score: i32 = it.next()?.trim().parse().ok()?;
+    let result: f32 = it.next()?.trim().parse().ok()?;
+    if score.abs() > max_score {
+        return None;
+    }
+    let pos = Position::from_sfen(sfen).ok()?;
+    let stm = pos.side_to_move();
+    let (score, result) = match (stm, result < 0.0) {
+        (_, true) => (if stm == Color::Black { score } else { -score }, -1.0),
+        (Color::Black, false) => (score, result),
+        (Color::White, false) => (-score, 1.0 - result),
+    };
+    Some((pos, score, result))
+}
+
+/// Position, score and result (side to move's view) of one input; an error for a PSV
+/// record that does not decode.
+pub fn parse_input(input: &Input, files: &[String], max_score: i32) -> Result<Option<(Position, i32, f32)>, String> {
+    match &input.record {
+        Record::Line(line) => Ok(parse_line(line, max_score)),
+        Record::Psv(rec, index) => {
+            let (pos, _) = rec.decode().map_err(|e| format!("{}: record {index} is not a PackedSfenValue: {e}", files[input.file]))?;
+            if i32::from(rec.score).abs() > max_score {
+                return Ok(None);
+            }
+            Ok(Some((pos, i32::from(rec.score), (f32::from(rec.game_result) + 1.0) / 2.0)))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,6 @@
 
 use hisha::eval::nnue::{self, FEATURES, HIDDEN, INPUTS, MAX_ACTIVE, OUTPUT_BUCKETS, OUTPUT_SCALE, QA, QB};
 use hisha::position::Position;
-use hisha::core::types::Color;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -37,7 +36,7 @@ use std::io::Write;
 use crate::data;
 use crate::npy;
 use crate::train_mlp::{self, Trace};
-use crate::train_data::{self, Input, Record};
+use crate::train_data::{self, parse_input, Input, Record};
 use std::time::Instant;
 
 /// Arguments of `train-nnue`.
@@ -105,6 +104,10 @@ pub struct Args {
     /// Adam step size of the hidden layers (scheduled like `--lr`).
     #[arg(long, default_value_t = 0.001)]
     hidden_lr: f32,
+    /// Add the left-right reflection of every training position whose king stands on
+    /// file 5 (the inputs mirror the other files already; see `mirror`).
+    #[arg(long)]
+    mirror: bool,
     /// Also keep every epoch's network in this folder (`epoch-NNN.nnue`).
     #[arg(long)]
     checkpoints: Option<String>,
@@ -133,6 +136,8 @@ struct Sample {
     group: u32,
     /// Its output bucket (`nnue::output_bucket`).
     bucket: u8,
+    /// Whether it is the reflection of a stored position (`--mirror`; never validated).
+    mirrored: bool,
 }
 
 struct Data {
@@ -150,42 +155,34 @@ pub(crate) fn duplicate_key(input: &Input) -> u64 {
     h.finish()
 }
 
-/// Features and sample of a text line (score and result from Black's view); `None`
-/// for a line that does not parse or is scored beyond `max_score`.
-fn parse_line(line: &str, max_score: i32) -> Option<(Position, i32, f32)> {
-    let mut it = line.split('\t');
-    let sfen = it.next()?;
-    let score: i32 = it.next()?.trim().parse().ok()?;
-    let result: f32 = it.next()?.trim().parse().ok()?;
-    if score.abs() > max_score {
-        return None;
-    }
-    let pos = Position::from_sfen(sfen).ok()?;
+/// The features and sample of one position (`mirrored`: the reflected copy of a stored one).
+fn sample_of(pos: &Position, score: i32, result: f32, input: &Input, mirrored: bool) -> (Vec<u16>, Sample) {
     let stm = pos.side_to_move();
-    let (score, result) = match (stm, result < 0.0) {
-        (_, true) => (if stm == Color::Black { score } else { -score }, -1.0),
-        (Color::Black, false) => (score, result),
-        (Color::White, false) => (-score, 1.0 - result),
+    let mut a = [0u16; MAX_ACTIVE];
+    let mut b = [0u16; MAX_ACTIVE];
+    let na = nnue::active_features(pos, stm, &mut a);
+    let nb = nnue::active_features(pos, stm.flip(), &mut b);
+    let mut v = Vec::with_capacity(na + nb);
+    v.extend_from_slice(&a[..na]);
+    v.extend_from_slice(&b[..nb]);
+    let sample = Sample {
+        start: 0,
+        n_us: na as u8,
+        n_them: nb as u8,
+        score: score as f32,
+        result,
+        classical: hisha::eval::evaluate(pos) as f32,
+        from_first_file: input.file == 0,
+        group: input.group as u32,
+        bucket: nnue::output_bucket(pos) as u8,
+        mirrored,
     };
-    Some((pos, score, result))
+    (v, sample)
 }
 
-/// Position, score and result (side to move's view) of one input; an error for a PSV
-/// record that does not decode.
-pub(crate) fn parse_input(input: &Input, files: &[String], max_score: i32) -> Result<Option<(Position, i32, f32)>, String> {
-    match &input.record {
-        Record::Line(line) => Ok(parse_line(line, max_score)),
-        Record::Psv(rec, index) => {
-            let (pos, _) = rec.decode().map_err(|e| format!("{}: record {index} is not a PackedSfenValue: {e}", files[input.file]))?;
-            if i32::from(rec.score).abs() > max_score {
-                return Ok(None);
-            }
-            Ok(Some((pos, i32::from(rec.score), (f32::from(rec.game_result) + 1.0) / 2.0)))
-        }
-    }
-}
-
-fn load(files: &[String], max_score: i32) -> Result<Data, String> {
+/// Every distinct position of `files`; with `mirror`, also the reflection of each whose
+/// king stands on file 5 (see `crate::mirror`).
+fn load(files: &[String], max_score: i32, mirror: bool) -> Result<Data, String> {
     let mut seen: HashSet<u64> = HashSet::new();
     let mut inputs: Vec<Input> = Vec::new();
     let mut dup = 0usize;
@@ -197,31 +194,15 @@ fn load(files: &[String], max_score: i32) -> Result<Data, String> {
         }
     }
     eprintln!("{} distinct positions ({dup} duplicates dropped)", inputs.len());
-    let parsed: Vec<Option<(Vec<u16>, Sample)>> = inputs
+    let parsed: Vec<Vec<(Vec<u16>, Sample)>> = inputs
         .par_iter()
         .map(|input| {
-            let Some((pos, score, result)) = parse_input(input, files, max_score)? else { return Ok(None) };
-            let stm = pos.side_to_move();
-            let mut a = [0u16; MAX_ACTIVE];
-            let mut b = [0u16; MAX_ACTIVE];
-            let na = nnue::active_features(&pos, stm, &mut a);
-            let nb = nnue::active_features(&pos, stm.flip(), &mut b);
-            let mut v = Vec::with_capacity(na + nb);
-            v.extend_from_slice(&a[..na]);
-            v.extend_from_slice(&b[..nb]);
-            let classical = hisha::eval::evaluate(&pos) as f32;
-            let sample = Sample {
-                start: 0,
-                n_us: na as u8,
-                n_them: nb as u8,
-                score: score as f32,
-                result,
-                classical,
-                from_first_file: input.file == 0,
-                group: input.group as u32,
-                bucket: nnue::output_bucket(&pos) as u8,
-            };
-            Ok(Some((v, sample)))
+            let Some((pos, score, result)) = parse_input(input, files, max_score)? else { return Ok(Vec::new()) };
+            let mut out = vec![sample_of(&pos, score, result, input, false)];
+            if let Some(m) = mirror.then(|| mirrored_if_new(&pos)).flatten() {
+                out.push(sample_of(&m, score, result, input, true));
+            }
+            Ok(out)
         })
         .collect::<Result<_, String>>()?;
     let mut feats = Vec::new();
@@ -231,6 +212,16 @@ fn load(files: &[String], max_score: i32) -> Result<Data, String> {
         feats.extend_from_slice(&v);
     }
     Ok(Data { feats, samples })
+}
+
+/// The reflection of `pos` when the network's inputs see it differently (a king on file
+/// 5) and it is another position (not a symmetric one). A reflection that happens to be
+/// a held-out position elsewhere is not caught: rare enough to leave.
+fn mirrored_if_new(pos: &Position) -> Option<Position> {
+    if !crate::mirror::king_on_file_5(pos) {
+        return None;
+    }
+    crate::mirror::mirrored(pos).filter(|m| m.to_sfen() != pos.to_sfen())
 }
 
 pub(crate) fn sigmoid(x: f32) -> f32 {
@@ -545,7 +536,7 @@ fn prepare(args: &Args) -> Result<(Data, f32, Vec<usize>, Vec<usize>), String> {
     if let Some(v) = &args.val {
         files.insert(0, v.clone());
     }
-    let mut data = load(&files, args.max_score)?;
+    let mut data = load(&files, args.max_score, args.mirror)?;
     if args.distill {
         for s in &mut data.samples {
             s.score = s.classical;
@@ -561,11 +552,13 @@ fn prepare(args: &Args) -> Result<(Data, f32, Vec<usize>, Vec<usize>), String> {
     // Hold out whole games (PSV) or blocks of consecutive lines (text).
     let every = ((1.0 / args.holdout.clamp(1e-4, 0.5)).round() as u32).max(2);
     // With --val, its positions come first (and win the duplicate check).
-    let (val, train): (Vec<usize>, Vec<usize>) = if args.val.is_some() {
-        (0..n).partition(|&i| data.samples[i].from_first_file && data.samples[i].result >= 0.0)
-    } else {
-        (0..n).partition(|&i| data.samples[i].result >= 0.0 && data.samples[i].group % every == every / 2)
+    let held_out = |s: &Sample| {
+        s.result >= 0.0 && if args.val.is_some() { s.from_first_file } else { s.group % every == every / 2 }
     };
+    // The reflections of held-out positions are neither trained on nor validated.
+    data.samples.retain(|s| !(s.mirrored && held_out(s)));
+    let n = data.samples.len();
+    let (val, train): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| held_out(&data.samples[i]));
     if val.is_empty() || train.is_empty() {
         return Err(format!("too few games (or blocks of {} lines) to hold out whole ones", train_data::TEXT_BLOCK));
     }
