@@ -72,10 +72,9 @@ class PonderingEngine:
 
     def end_ponder(self):
         """Stops a running ponder search and throws its move away."""
-        if self.pondering is None or not self.e.alive():
-            self.pondering = None
+        pondering, self.pondering = self.pondering, None
+        if pondering is None or not self.e.alive():
             return
-        self.pondering = None
         t0 = time.monotonic()
         self.e.send("stop")
         self.e.wait_bestmove(t0, STOP_WAIT)   # EngineTimeout: match.py scores a hang
@@ -86,7 +85,7 @@ class PonderingEngine:
             self.pondering = None
             self.hits += 1
             t0 = time.monotonic()
-            self.e.send("ponderhit" + (" " + clock_part(args) if self.early else ""))
+            self.e.send("ponderhit " + args if self.early else "ponderhit")
             r = self.e.wait_bestmove(t0, timeout)
         else:
             if self.pondering is not None:
@@ -107,6 +106,7 @@ class PonderingEngine:
             board = usilib.board_from(sfen, moves)
             if not usilib.legal_usi(board, bm):
                 return
+            side = board.turn
             board.push_usi(bm)
             if not usilib.legal_usi(board, reply):
                 return
@@ -114,12 +114,7 @@ class PonderingEngine:
             return
         self.pondering = (sfen, moves + [bm, reply])
         self.e.position(*self.pondering)
-        self.e.send("go ponder " + clock_after(args, usilib.board_from(sfen, moves).turn, r["elapsed"]))
-
-
-def clock_part(args):
-    """The clock words of a `go` command (btime .. wtime .. byoyomi/binc ..)."""
-    return " ".join(args.split())
+        self.e.send("go ponder " + clock_after(args, side, r["elapsed"]))
 
 
 def clock_after(args, side, elapsed):
