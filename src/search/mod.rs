@@ -1,11 +1,13 @@
 //! Alpha-beta search: iterative deepening with aspiration windows and MultiPV
 //! (`think`), the per-thread tree search with its pruning and reductions
 //! (`worker`) with its tunable constants (`params`), move ordering (`movepick`, `history`), time decisions (`time`), the state
-//! shared between threads and the protocol (`shared`), the transposition table (`tt`)
+//! shared between threads and the protocol (`shared`), the transposition table (`tt`),
+//! the quiet leaf of a position for training labels (`leaf`)
 //! and what the search reports to its caller (`report`). Lazy SMP runs several workers
 //! on one table. Uses `core`, `position`, `movegen`, `eval` and `mate` (probes).
 
 pub mod history;
+pub mod leaf;
 pub mod movepick;
 pub mod params;
 pub mod report;

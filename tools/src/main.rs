@@ -9,12 +9,14 @@ mod data;
 mod evalterms;
 mod fuzz;
 mod gensfen;
+mod leaf;
 mod mirror;
 mod npy;
 mod perturb;
 mod train_data;
 mod train_mlp;
 mod train_nnue;
+mod train_samples;
 mod train_yaneuraou;
 mod tune;
 

@@ -25,18 +25,15 @@
 //! Usage: hisha-tools train-nnue --out net.nnue [--epochs N] ... DATA...
 
 use hisha::eval::nnue::{self, FEATURES, HIDDEN, INPUTS, MAX_ACTIVE, OUTPUT_BUCKETS, OUTPUT_SCALE, QA, QB};
-use hisha::position::Position;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
 use std::io::Write;
 
-use crate::data;
 use crate::npy;
 use crate::train_mlp::{self, Trace};
-use crate::train_data::{self, parse_input, Input, Record};
+use crate::train_data;
+use crate::train_samples::{load, Data, Sample};
 use std::time::Instant;
 
 /// Arguments of `train-nnue`.
@@ -108,6 +105,10 @@ pub struct Args {
     /// file 5 (the inputs mirror the other files already; see `mirror`).
     #[arg(long)]
     mirror: bool,
+    /// Train each position at the end of its quiescence search's line, with the stored
+    /// score (see `leaf`).
+    #[arg(long)]
+    qsearch_leaf: bool,
     /// Also keep every epoch's network in this folder (`epoch-NNN.nnue`).
     #[arg(long)]
     checkpoints: Option<String>,
@@ -118,110 +119,6 @@ pub struct Args {
     /// held out) as NumPy arrays in this folder for `scripts/train_gpu.py`, and stop.
     #[arg(long)]
     export: Option<String>,
-}
-
-/// One training position: its features (side to move's, then the other side's), search
-/// score and game result from the side to move's view.
-struct Sample {
-    start: u32,
-    n_us: u8,
-    n_them: u8,
-    score: f32,
-    result: f32,
-    /// The hand-made evaluation, for comparison.
-    classical: f32,
-    /// Whether the position came from the first data file.
-    from_first_file: bool,
-    /// The low half of its game's (PSV) or block's (text) key: validation holds out whole groups.
-    group: u32,
-    /// Its output bucket (`nnue::output_bucket`).
-    bucket: u8,
-    /// Whether it is the reflection of a stored position (`--mirror`; never validated).
-    mirrored: bool,
-}
-
-struct Data {
-    feats: Vec<u16>,
-    samples: Vec<Sample>,
-}
-
-/// The key for dropping the same position met again (in any game or file).
-pub(crate) fn duplicate_key(input: &Input) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    match &input.record {
-        Record::Line(line) => data::position_key(line).hash(&mut h),
-        Record::Psv(rec, _) => rec.sfen.hash(&mut h),
-    }
-    h.finish()
-}
-
-/// The features and sample of one position (`mirrored`: the reflected copy of a stored one).
-fn sample_of(pos: &Position, score: i32, result: f32, input: &Input, mirrored: bool) -> (Vec<u16>, Sample) {
-    let stm = pos.side_to_move();
-    let mut a = [0u16; MAX_ACTIVE];
-    let mut b = [0u16; MAX_ACTIVE];
-    let na = nnue::active_features(pos, stm, &mut a);
-    let nb = nnue::active_features(pos, stm.flip(), &mut b);
-    let mut v = Vec::with_capacity(na + nb);
-    v.extend_from_slice(&a[..na]);
-    v.extend_from_slice(&b[..nb]);
-    let sample = Sample {
-        start: 0,
-        n_us: na as u8,
-        n_them: nb as u8,
-        score: score as f32,
-        result,
-        classical: hisha::eval::evaluate(pos) as f32,
-        from_first_file: input.file == 0,
-        group: input.group as u32,
-        bucket: nnue::output_bucket(pos) as u8,
-        mirrored,
-    };
-    (v, sample)
-}
-
-/// Every distinct position of `files`; with `mirror`, also the reflection of each whose
-/// king stands on file 5 (see `crate::mirror`).
-fn load(files: &[String], max_score: i32, mirror: bool) -> Result<Data, String> {
-    let mut seen: HashSet<u64> = HashSet::new();
-    let mut inputs: Vec<Input> = Vec::new();
-    let mut dup = 0usize;
-    for input in train_data::read_inputs(files)? {
-        if seen.insert(duplicate_key(&input)) {
-            inputs.push(input);
-        } else {
-            dup += 1;
-        }
-    }
-    eprintln!("{} distinct positions ({dup} duplicates dropped)", inputs.len());
-    let parsed: Vec<Vec<(Vec<u16>, Sample)>> = inputs
-        .par_iter()
-        .map(|input| {
-            let Some((pos, score, result)) = parse_input(input, files, max_score)? else { return Ok(Vec::new()) };
-            let mut out = vec![sample_of(&pos, score, result, input, false)];
-            if let Some(m) = mirror.then(|| mirrored_if_new(&pos)).flatten() {
-                out.push(sample_of(&m, score, result, input, true));
-            }
-            Ok(out)
-        })
-        .collect::<Result<_, String>>()?;
-    let mut feats = Vec::new();
-    let mut samples = Vec::new();
-    for (v, s) in parsed.into_iter().flatten() {
-        samples.push(Sample { start: feats.len() as u32, ..s });
-        feats.extend_from_slice(&v);
-    }
-    Ok(Data { feats, samples })
-}
-
-/// The reflection of `pos` when the network's inputs see it differently (a king on file
-/// 5) and it is another position (not a symmetric one). A reflection that happens to be
-/// a held-out position elsewhere is not caught: rare enough to leave.
-fn mirrored_if_new(pos: &Position) -> Option<Position> {
-    if !crate::mirror::king_on_file_5(pos) {
-        return None;
-    }
-    crate::mirror::mirrored(pos).filter(|m| m.to_sfen() != pos.to_sfen())
 }
 
 pub(crate) fn sigmoid(x: f32) -> f32 {
@@ -536,7 +433,7 @@ fn prepare(args: &Args) -> Result<(Data, f32, Vec<usize>, Vec<usize>), String> {
     if let Some(v) = &args.val {
         files.insert(0, v.clone());
     }
-    let mut data = load(&files, args.max_score, args.mirror)?;
+    let mut data = load(&files, args.max_score, args.mirror, args.qsearch_leaf)?;
     if args.distill {
         for s in &mut data.samples {
             s.score = s.classical;

@@ -17,7 +17,8 @@ mod model;
 
 use crate::train_data::{self, Input};
 use crate::train_data::parse_input;
-use crate::train_nnue::{blended_target, duplicate_key, sigmoid, write_atomically};
+use crate::train_nnue::{blended_target, sigmoid, write_atomically};
+use crate::train_samples::duplicate_key;
 use hisha::eval::nnue::yaneuraou::{FeatureSet, MAX_ACTIVE};
 use hisha::eval::nnue::{Accumulator, Network};
 use hisha::position::Position;
