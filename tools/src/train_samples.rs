@@ -106,13 +106,21 @@ pub(crate) fn load(files: &[String], max_score: i32, mirror: bool, qsearch_leaf:
     if qsearch_leaf {
         eprintln!("{} positions moved to their quiet leaf", moved.into_inner());
     }
+    let (feats, samples) = pack(parsed.into_iter().flatten(), |s, start| s.start = start);
+    Ok(Data { feats, samples })
+}
+
+/// Every position's features in one array, in order, and its sample told where its
+/// own run starts (`place`).
+pub(crate) fn pack<F: Copy, S>(parsed: impl IntoIterator<Item = (Vec<F>, S)>, place: impl Fn(&mut S, u32)) -> (Vec<F>, Vec<S>) {
     let mut feats = Vec::new();
     let mut samples = Vec::new();
-    for (v, s) in parsed.into_iter().flatten() {
-        samples.push(Sample { start: feats.len() as u32, ..s });
+    for (v, mut s) in parsed {
+        place(&mut s, feats.len() as u32);
+        samples.push(s);
         feats.extend_from_slice(&v);
     }
-    Ok(Data { feats, samples })
+    (feats, samples)
 }
 
 /// The reflection of `pos` when the network's inputs see it differently (a king on file

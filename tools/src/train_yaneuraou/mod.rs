@@ -116,12 +116,7 @@ fn load(args: &Args, features: FeatureSet) -> Result<Data, String> {
             Ok(Some((v, Sample { start: 0, n_us: na as u8, n_them: nb as u8, score: score as f32, result, val, pos })))
         })
         .collect::<Result<_, String>>()?;
-    let mut feats = Vec::new();
-    let mut samples = Vec::new();
-    for (v, s) in parsed.into_iter().flatten() {
-        samples.push(Sample { start: feats.len() as u32, ..s });
-        feats.extend_from_slice(&v);
-    }
+    let (feats, samples) = crate::train_samples::pack(parsed.into_iter().flatten(), |s, start| s.start = start);
     Ok(Data { feats, samples })
 }
 
