@@ -36,7 +36,7 @@ impl QuietLeaf {
     pub fn line(&mut self, pos: &Position) -> Vec<Move> {
         self.worker.shared.stop.store(false, Ordering::Relaxed);
         self.worker.pos = pos.clone();
-        let (_, line) = self.worker.quiescence_line();
+        let line = self.worker.quiescence_line();
         if self.worker.stopped() {
             return Vec::new();
         }

@@ -98,8 +98,9 @@ pub fn read_inputs(files: &[String]) -> Result<Vec<Input>, String> {
     Ok(out)
 }
 
-/// Features and sample of a text line (score and result from Black's view); `None`
-/// for a line that does not parse or is scored beyond `max_score`.
+/// Position, score and result (side to move's view) of a text line (which gives them
+/// from Black's view); `None` for a line that does not parse or is scored beyond
+/// `max_score`.
 fn parse_line(line: &str, max_score: i32) -> Option<(Position, i32, f32)> {
     let mut it = line.split('\t');
     let sfen = it.next()?;

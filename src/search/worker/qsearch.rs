@@ -140,18 +140,16 @@ impl Worker {
         self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, -1, bound);
         best
     }
-}
 
-impl Worker {
-    /// The quiescence search of the worker's position with a full window, from a fresh
-    /// node count: its value and principal line (empty when standing pat holds).
-    pub fn quiescence_line(&mut self) -> (i32, Vec<Move>) {
+    /// The principal line of a full-window quiescence search of the worker's position,
+    /// from a fresh node count (empty when standing pat holds).
+    pub fn quiescence_line(&mut self) -> Vec<Move> {
         self.nodes = 0;
         self.publish_nodes();
         self.seldepth = 0;
         self.mat[0] = eval::material_psq(&self.pos);
         self.acc[0].refresh(&self.net, &self.pos);
-        let v = self.qsearch(-VALUE_INF, VALUE_INF, 0, true);
-        (v, self.pv[0][..self.pv_len[0]].to_vec())
+        self.qsearch(-VALUE_INF, VALUE_INF, 0, true);
+        self.pv[0][..self.pv_len[0]].to_vec()
     }
 }
