@@ -240,12 +240,21 @@ fn usi_yozume_print_level_reports_the_alternatives() {
     let head = l.iter().position(|x| x.starts_with("info string alternative mates: 余詰 at ply 1, 3 ")).expect("the verdict");
     let findings: Vec<&String> = l[head + 1..l.len() - 1].iter().collect();
     assert!(findings.iter().all(|x| x.starts_with("info string ply ")), "{l:?}");
+    // Each finding names the alternative, its length and a mating line (which of the
+    // equally short lines the solver reads first is its own choice).
     let expected = [
-        "info string ply 1 main R*3a: alternative R*4a mates in 7: R*4a L*2a L*1b 1a1b N*2d 1b1a S*1b [the same piece dropped elsewhere (打ち場所非限定)]",
-        "info string ply 3 main L*1b: alternative S*1b mates in 5: S*1b 1a1b N*2d 1b1a L*1b",
+        ("info string ply 1 main R*3a: alternative R*4a mates in 7: ", " [the same piece dropped elsewhere (打ち場所非限定)]", "8k/7p1/1r7/5bS2/7N1/9/9/9/9 b RSNLb4g2s2n3l17p 1"),
+        ("info string ply 3 main L*1b: alternative S*1b mates in 5: ", "", "8k/7p1/1r7/5bS2/7N1/9/9/9/9 b RSNLb4g2s2n3l17p 1 moves R*3a L*2a"),
     ];
-    for x in expected {
-        assert!(findings.iter().any(|f| f.as_str() == x), "missing {x}: {l:?}");
+    for (head, tail, from) in expected {
+        let f = findings.iter().find(|f| f.starts_with(head) && f.ends_with(tail)).unwrap_or_else(|| panic!("missing {head}: {l:?}"));
+        let moves: Vec<Move> = f[head.len()..f.len() - tail.len()].split(' ').map(|m| Move::from_usi(m).expect("a move")).collect();
+        let (sfen, played) = from.split_once(" moves ").unwrap_or((from, ""));
+        let mut pos = Position::from_sfen(sfen).expect("sfen");
+        for m in played.split_whitespace() {
+            pos.do_move(Move::from_usi(m).expect("move"));
+        }
+        assert!(is_mating_line(&pos, &moves), "not a mating line: {f}");
     }
     assert_eq!(findings.len(), 4, "R*4a, R*5a, R*6a at ply 1, S*1b at ply 3: {l:?}");
     e.send("setoption name YozumePrintLevel value 3");

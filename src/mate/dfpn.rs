@@ -55,17 +55,20 @@ pub(super) struct Dfpn<'a> {
     pub(super) nodes: u64,
     pub(super) aborted: bool,
     pub(super) b: Buffers,
-    scratch: MoveList,
+    pub(super) scratch: MoveList,
     /// Key salt of this search (see `key_salt`).
     pub(super) salt: u64,
     /// Composers' conventions: futile interpositions are no defence (see `futile`).
-    conventions: bool,
+    pub(super) conventions: bool,
     /// How far its futility tests look.
     pub(super) futility: Futility,
     /// The progress sink of a long solve, if any.
     pub(super) reporter: Option<Reporter<'a>>,
     /// Proof and disproof numbers of the root after its latest child search.
     root: (u32, u32),
+    /// Answer the nodes next to a bounded search's horizon directly (`leaves`); off
+    /// only in the tests that compare the two.
+    pub(super) leaves: bool,
 }
 
 #[inline]
@@ -177,6 +180,7 @@ impl<'a> Dfpn<'a> {
             futility: Futility::Capped,
             reporter: None,
             root: (1, 1),
+            leaves: true,
         }
     }
 
@@ -324,6 +328,15 @@ impl<'a> Dfpn<'a> {
                 Res { pn: 0, dn: INF, len: futile_len, ddepth: 0, ph, rep: NO_REP }
             };
             return r;
+        }
+        if let Some(res) = self.horizon_leaf(pos, (base, n), hand, depth, or_node) {
+            self.b.children.truncate(base);
+            if res.pn == 0 {
+                self.tt.store_proof(key, res.ph, res.len, 1);
+            } else {
+                self.tt.store_disproof(key, res.ph, res.ddepth, 1);
+            }
+            return res;
         }
         if !or_node && depth < 2 {
             self.b.children.truncate(base);

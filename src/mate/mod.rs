@@ -26,7 +26,8 @@
 //! (futile interpositions, for the composers' conventions: `Conventions`), `pv` (the
 //! line a running solve is working on, for its progress reports), `quick` (mate in 1
 //! and 3 by a direct search, before df-pn), `defender` (a root where the defender is
-//! to move, in check), `spare` (the composers' pieces-to-spare rule); this file holds
+//! to move, in check), `spare` (the composers' pieces-to-spare rule), `leaves` (the
+//! nodes next to a bounded search's horizon, answered at once); this file holds
 //! the `Solver` front end and the `Progress` it reports on long solves.
 //! Uses `core`, `position` and `movegen`.
 
@@ -44,6 +45,7 @@ mod defender;
 mod dfpn;
 mod futile;
 mod keys;
+mod leaves;
 mod line;
 mod pv;
 mod quick;
@@ -76,6 +78,10 @@ const NO_REP: u16 = u16::MAX;
 /// Depth budget of an unlimited solve (plies); deeper lines are cut. (Not the
 /// playing search's `search::MAX_PLY`.)
 const MAX_DEPTH: u16 = 4000;
+/// The longest mate a solve looks for by bounded searches before its unbounded one.
+const SHORT_PLIES: u16 = 9;
+/// Nodes the bounded searches of a solve's start may spend in all.
+const SHORT_NODES: u64 = 30_000;
 
 /// Result of a tsume search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -300,25 +306,33 @@ impl Solver {
         if pos.in_check() {
             self.solve_defender(pos, time_limit, stop, max_nodes)
         } else {
-            self.solve(pos, time_limit, stop, max_nodes)
+            self.solve_from(pos, time_limit, stop, max_nodes, true)
         }
     }
 
     /// Solves `pos` (attacker = side to move) within the limits. Mates in 1 and 3 are
-    /// answered by a direct search first (see `quick`).
+    /// answered by a direct search first (see `quick`). The playing search's form: its
+    /// first proof is unbounded from the start (a mate in a game is often long).
     pub fn solve(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64) -> MateResult {
+        self.solve_from(pos, time_limit, stop, max_nodes, false)
+    }
+
+    /// `solve`; `bounded_start`: look for a short mate by bounded searches before the
+    /// unbounded one (see `short_first_proof`), as a problem is solved.
+    fn solve_from(&mut self, pos: &Position, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64, bounded_start: bool) -> MateResult {
         let start = Instant::now();
         self.stats = Stats { conventions: self.conventions, ..Stats::default() };
         if let Some(line) = self.quick_solve(&mut pos.clone(), max_nodes) {
             self.stats.seconds = start.elapsed().as_secs_f64();
             return MateResult::Mate(line);
         }
-        self.solve_attacker(pos, start, time_limit, stop, max_nodes)
+        self.solve_attacker(pos, start, (time_limit, max_nodes), stop, bounded_start)
     }
 
     /// `solve` by df-pn, the attacker to move in `pos`; `start`: when the solve began
     /// (its `stats` already started, quick tries counted).
-    fn solve_attacker(&mut self, pos: &Position, start: Instant, time_limit: Option<Duration>, stop: &AtomicBool, max_nodes: u64) -> MateResult {
+    fn solve_attacker(&mut self, pos: &Position, start: Instant, limits: (Option<Duration>, u64), stop: &AtomicBool, bounded_start: bool) -> MateResult {
+        let (time_limit, max_nodes) = limits;
         self.started = start;
         self.next_report = start + self.progress.as_ref().map_or(Duration::ZERO, |p| p.1);
         self.budget = u64::MAX;
@@ -329,7 +343,19 @@ impl Solver {
         // when it does by the rules, and within the same length, and the plain search
         // has no futility tests to pay for. The conventions shorten it afterwards.
         let conventions = std::mem::replace(&mut self.conventions, false);
-        let first = self.ask(&mut p, MAX_DEPTH, true, stop, deadline, max_nodes.saturating_sub(self.stats.nodes));
+        let mut first = Answer::Unknown;
+        if bounded_start {
+            first = self.short_first_proof(&mut p, stop, deadline, max_nodes);
+            if first == Answer::Unknown {
+                // The bounded searches' open nodes keep numbers that hold only within
+                // their bounds (children disproved at the horizon look hopeless): they
+                // would mislead the unbounded search.
+                self.tt.clear();
+            }
+        }
+        if first == Answer::Unknown && !self.interrupted(stop, deadline) {
+            first = self.ask(&mut p, MAX_DEPTH, true, stop, deadline, max_nodes.saturating_sub(self.stats.nodes));
+        }
         self.conventions = conventions;
         let res = match first {
             Answer::No => MateResult::NoMate,
@@ -351,6 +377,31 @@ impl Solver {
         self.stats.seconds = start.elapsed().as_secs_f64();
         self.line_root = None;
         res
+    }
+
+    /// The first proof of a short problem: bounded searches for a mate within 5, 7,
+    /// ... `SHORT_PLIES` plies, the first that succeeds then proved shortest (by the
+    /// plain rules) by the one before it. Near their horizon these searches answer
+    /// whole subtrees at once (`dfpn`'s leaves), so a short mate costs less this way
+    /// than an unbounded proof that its shortening must then undercut. `Unknown` when
+    /// none succeeded within `SHORT_NODES` nodes: the unbounded search takes over.
+    fn short_first_proof(&mut self, p: &mut Position, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Answer {
+        let start_nodes = self.stats.nodes;
+        let mut depth = 5;
+        while depth <= SHORT_PLIES {
+            let spent = self.stats.nodes - start_nodes;
+            let left = SHORT_NODES.saturating_sub(spent).min(max_nodes.saturating_sub(self.stats.nodes));
+            match self.ask(p, depth, true, stop, deadline, left) {
+                Answer::No => depth += 2,
+                found => return found,
+            }
+        }
+        Answer::Unknown
+    }
+
+    /// Whether the solve must end now: stopped or past its deadline.
+    fn interrupted(&self, stop: &AtomicBool, deadline: Option<Instant>) -> bool {
+        stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// A mating first move if a mate is proved within `max_nodes` nodes.
