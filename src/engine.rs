@@ -34,6 +34,8 @@ pub struct Engine {
     hash_mb: usize,
     tt: Option<Arc<TranspositionTable>>,
     tt_mb: usize,
+    /// Whether a search may have written to the table since it was made or cleared.
+    tt_dirty: bool,
     tables: Arc<Mutex<Vec<ThreadTables>>>,
     /// The tsume solver kept between `go mate` commands, with its table's size in MiB.
     mate_solver: Arc<Mutex<Option<(usize, mate::Solver)>>>,
@@ -100,6 +102,13 @@ impl Running {
     }
 }
 
+/// The stop and answered flags of a command that does not search with the table
+/// (`go perft`, `go mate`): they get a table of the least size, so that a game's table
+/// of `USI_Hash` MiB is not made for them.
+fn flags_only() -> Arc<Shared> {
+    Arc::new(Shared::new(Arc::new(TranspositionTable::new(1).0), 1))
+}
+
 impl Default for Engine {
     fn default() -> Self {
         Self::new(Config::default(), 64)
@@ -109,7 +118,7 @@ impl Default for Engine {
 impl Engine {
     /// An engine with `config` and a hash table of `hash_mb` MiB (allocated on first use).
     pub fn new(config: Config, hash_mb: usize) -> Engine {
-        Engine { config, network: NetworkSource::default(), hash_mb, tt: None, tt_mb: 0, tables: Arc::new(Mutex::new(Vec::new())), mate_solver: Arc::new(Mutex::new(None)) }
+        Engine { config, network: NetworkSource::default(), hash_mb, tt: None, tt_mb: 0, tt_dirty: false, tables: Arc::new(Mutex::new(Vec::new())), mate_solver: Arc::new(Mutex::new(None)) }
     }
 
     /// Hash size in MiB for the next table.
@@ -135,6 +144,7 @@ impl Engine {
         let tt = Arc::new(tt);
         self.tt = Some(tt.clone());
         self.tt_mb = self.hash_mb;
+        self.tt_dirty = false;
         (tt, if mb != self.hash_mb { Some(mb) } else { None })
     }
 
@@ -144,9 +154,17 @@ impl Engine {
         movegen::legal_moves(pos).contains(m).then_some(m)
     }
 
-    /// Forgets the table's contents.
+    /// Forgets the table's contents. A table no search has written to since it was made
+    /// or last cleared is left alone: clearing writes every byte (about 0.3 s at 2 GiB),
+    /// and a GUI solving tsume sends `usinewgame` before each `go mate`, which does not
+    /// use this table.
     pub fn clear_hash(&mut self) {
-        self.table().0.clear();
+        if self.tt_dirty {
+            if let Some(tt) = &self.tt {
+                tt.clear();
+            }
+            self.tt_dirty = false;
+        }
     }
 
     /// A new game: clears the table and forgets the threads' move-ordering statistics.
@@ -172,6 +190,7 @@ impl Engine {
 
     fn shared_for(&mut self, pos: &Position, limits: &Limits) -> Arc<Shared> {
         let shared = Arc::new(Shared::new(self.table().0, self.config.threads));
+        self.tt_dirty = true;
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         shared.infinite.store(limits.infinite, Ordering::Relaxed);
         shared.time.start_for(&limits.clock, limits.infinite, pos.side_to_move(), pos.game_ply(), &self.config.time);
@@ -212,7 +231,7 @@ impl Engine {
         depth: u32,
         done: impl FnOnce(Option<Vec<(Move, u64)>>, f64) + Send + 'static,
     ) -> std::io::Result<Running> {
-        let shared = Arc::new(Shared::new(self.table().0, 1));
+        let shared = flags_only();
         let (flag, p, threads) = (shared.clone(), pos.clone(), self.config.threads);
         let handle = std::thread::Builder::new().name("perft".into()).spawn(move || {
             let start = std::time::Instant::now();
@@ -235,7 +254,7 @@ impl Engine {
         progress: mate::ProgressSink,
         done: impl FnOnce(MateResult, Stats, Option<AltReport>) + Send + 'static,
     ) -> std::io::Result<Running> {
-        let shared = Arc::new(Shared::new(self.table().0, 1));
+        let shared = flags_only();
         let (flag, p, hash_mb, conventions) = (shared.clone(), pos.clone(), self.hash_mb, self.config.tsume_conventions);
         let yozume = self.config.yozume_print_level;
         let start = Instant::now();
@@ -286,4 +305,24 @@ fn alternatives(
     let nodes_per_check = limit.nodes.map_or(DEFAULT_NODES_PER_CHECK, |n| n.min(DEFAULT_NODES_PER_CHECK));
     let limits = AltLimits { nodes_per_check, deadline: limit.time.map(|t| start + t), longer: level >= 3 };
     Some(solver.alternatives(pos, line, limits, stop))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_game_forgets_a_search_and_leaves_an_unused_table_alone() {
+        crate::init();
+        let mut engine = Engine::new(Config { verbose: false, ..Config::default() }, 2);
+        engine.new_game();
+        assert!(engine.tt.is_none(), "usinewgame before any search makes no table");
+        let pos = Position::startpos();
+        let sink: Sink = Arc::new(|_| {});
+        engine.search(&pos, &Limits { depth: Some(4), ..Limits::default() }, sink);
+        assert!(engine.hash_move(&pos).is_some(), "the search left its move in the table");
+        engine.new_game();
+        assert!(engine.hash_move(&pos).is_none(), "a new game starts from an empty table");
+        assert!(!engine.tt_dirty);
+    }
 }
