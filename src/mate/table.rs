@@ -145,10 +145,12 @@ pub struct MateTable {
     filled: usize,
 }
 
-/// Buckets a table starts each generation with (1 MiB): a short solve then touches
-/// 1 MiB, not every (huge, 2 MiB) page of a table of `USI_Hash` MiB, each zeroed by the
-/// system when first touched: 0.1-0.5 s at 2 GiB for a 9-ply problem.
-const FIRST_ACTIVE: usize = 4096;
+/// Buckets a table starts each generation with (16 MiB): a short solve then touches
+/// at most 16 MiB, not every (huge, 2 MiB) page of a table of `USI_Hash` MiB, each
+/// zeroed by the system when first touched: 0.1-0.5 s at 2 GiB for a 9-ply problem.
+/// (From 1 MiB, the evictions of the early small table cost tests/mate.rs's
+/// pieces-to-spare case its exact answer at every size.)
+const FIRST_ACTIVE: usize = 65536;
 
 impl MateTable {
     /// A table of about `mb` MiB (at least one bucket).
@@ -460,12 +462,12 @@ mod tests {
 
     #[test]
     fn a_growing_table_keeps_its_entries_and_starts_small_again_when_cleared() {
-        let mut t = MateTable::with_buckets(FIRST_ACTIVE * 8 + 100);
+        let mut t = MateTable::with_buckets(FIRST_ACTIVE * 4 + 100);
         assert_eq!(t.active, FIRST_ACTIVE);
         // Spread keys (an odd multiplier), enough to fill the whole table past half, so
         // that it grows to the end (the last step not a doubling).
         let key = |i: u64| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        let n = (FIRST_ACTIVE * 8 + 100) as u64 * BUCKET as u64 * 11 / 20;
+        let n = (FIRST_ACTIVE * 4 + 100) as u64 * BUCKET as u64 * 11 / 20;
         for i in 0..n {
             t.store_proof(key(i), pawns((i % 7) as u32), (i % 50) as u16 * 2 + 1, 1 + (i % 3) as u32);
         }
