@@ -135,6 +135,21 @@ pub(super) fn all_hand_pieces(pos: &Position) -> Hand {
     hand_sum(pos.hand(Color::Black), pos.hand(Color::White))
 }
 
+/// A child's proof or disproof hand seen from the attacker's node before its check
+/// `m` (`captured`: the kind `m` takes, if any): a dropped piece was still in hand, a
+/// captured one not yet.
+#[inline]
+pub(super) fn hand_before_check(mut h: Hand, m: Move, captured: Option<PieceType>) -> Hand {
+    if m.is_drop() {
+        h.add(m.drop_piece());
+    } else if let Some(pt) = captured {
+        if h.count(pt) > 0 {
+            h.remove(pt);
+        }
+    }
+    h
+}
+
 /// The weak sum of the open children's numbers (Ueda et al.'s weak proof numbers):
 /// the largest plus one for each other open child. A plain sum counts a subtree
 /// reached by transposition once per path (shogi's drops make such DAGs everywhere)
@@ -454,15 +469,7 @@ impl<'a> Dfpn<'a> {
             if best_i != usize::MAX {
                 // Proved: proof hand of the child, plus the dropped piece, minus the capture.
                 let c = &ch[best_i];
-                let mut ph = c.r.ph;
-                if c.m.is_drop() {
-                    ph.add(c.m.drop_piece());
-                } else if let Some(pt) = captured_kind(pos, c.m) {
-                    if ph.count(pt) > 0 {
-                        ph.remove(pt);
-                    }
-                }
-                let ph = hand_min(ph, hand);
+                let ph = hand_min(hand_before_check(c.r.ph, c.m, captured_kind(pos, c.m)), hand);
                 return Res { pn: 0, dn: INF, len: best_len.saturating_add(1), ddepth: 0, ph, rep: NO_REP };
             }
             if open == 0 {
@@ -471,15 +478,7 @@ impl<'a> Dfpn<'a> {
                 let mut dd = DEPTH_INF;
                 let mut rep = NO_REP;
                 for c in ch {
-                    let mut h = c.r.ph;
-                    if c.m.is_drop() {
-                        h.add(c.m.drop_piece());
-                    } else if let Some(pt) = captured_kind(pos, c.m) {
-                        if h.count(pt) > 0 {
-                            h.remove(pt);
-                        }
-                    }
-                    dh = hand_min(dh, h);
+                    dh = hand_min(dh, hand_before_check(c.r.ph, c.m, captured_kind(pos, c.m)));
                     dd = dd.min(if c.r.ddepth == DEPTH_INF { DEPTH_INF } else { c.r.ddepth + 1 });
                     rep = rep.min(c.r.rep);
                 }

@@ -53,14 +53,7 @@ impl Dfpn<'_> {
                 all_hand_pieces(pos)
             };
             pos.undo_move(m);
-            let mut h = child_hand;
-            if m.is_drop() {
-                h.add(m.drop_piece());
-            } else if let Some(pt) = captured {
-                if h.count(pt) > 0 {
-                    h.remove(pt);
-                }
-            }
+            let h = hand_before_check(child_hand, m, captured);
             if mated {
                 return Res { pn: 0, dn: INF, len: 1, ddepth: 0, ph: hand_min(h, hand), rep: NO_REP };
             }
@@ -94,14 +87,7 @@ impl Dfpn<'_> {
             };
             self.b.children.truncate(evasions);
             pos.undo_move(m);
-            let mut h = r.ph;
-            if m.is_drop() {
-                h.add(m.drop_piece());
-            } else if let Some(pt) = captured {
-                if h.count(pt) > 0 {
-                    h.remove(pt);
-                }
-            }
+            let h = hand_before_check(r.ph, m, captured);
             if r.pn == 0 {
                 return Res { pn: 0, dn: INF, len: r.len + 1, ddepth: 0, ph: hand_min(h, hand), rep: NO_REP };
             }
