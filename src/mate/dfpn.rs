@@ -150,6 +150,41 @@ pub(super) fn hand_before_check(mut h: Hand, m: Move, captured: Option<PieceType
     h
 }
 
+/// A disproof's depth one ply above the child that holds to `ddepth`.
+#[inline]
+pub(super) fn ply_above(ddepth: u16) -> u16 {
+    if ddepth == DEPTH_INF {
+        DEPTH_INF
+    } else {
+        ddepth + 1
+    }
+}
+
+/// A child's disproof hand seen from the defender's node before its refuting evasion
+/// `e`, the attacker holding `hand`: when `e` drops a piece the defender must keep
+/// one, so the attacker may not hold more of that kind than now.
+#[inline]
+pub(super) fn hand_before_evasion(mut dh: Hand, e: Move, hand: Hand) -> Hand {
+    if e.is_drop() {
+        let pt = e.drop_piece();
+        dh.set(pt, dh.count(pt).min(hand.count(pt)));
+    }
+    dh
+}
+
+/// The disproof hand of a defender's node in check that is not mated and has no time
+/// left to be (the attacker holding `hand`): with a bigger attacker hand the defender
+/// might lack its interposing pieces, so only a check that cannot be blocked frees the
+/// hand.
+#[inline]
+pub(super) fn unmated_hand(pos: &Position, hand: Hand) -> Hand {
+    if check_is_blockable(pos) {
+        hand
+    } else {
+        all_hand_pieces(pos)
+    }
+}
+
 /// The weak sum of the open children's numbers (Ueda et al.'s weak proof numbers):
 /// the largest plus one for each other open child. A plain sum counts a subtree
 /// reached by transposition once per path (shogi's drops make such DAGs everywhere)
@@ -346,20 +381,13 @@ impl<'a> Dfpn<'a> {
         }
         if let Some(res) = self.horizon_leaf(pos, (base, n), hand, depth, or_node) {
             self.b.children.truncate(base);
-            if res.pn == 0 {
-                self.tt.store_proof(key, res.ph, res.len, 1);
-            } else {
-                self.tt.store_disproof(key, res.ph, res.ddepth, 1);
-            }
+            self.store(key, hand, &res, 1);
             return res;
         }
         if !or_node && depth < 2 {
             self.b.children.truncate(base);
-            // Not mated yet and no time to mate. With a bigger attacker hand the
-            // defender might lack its interposing pieces, so only a check that cannot
-            // be blocked frees the hand.
-            let dh = if check_is_blockable(pos) { hand } else { all_hand_pieces(pos) };
-            return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: depth, ph: dh, rep: NO_REP };
+            // Not mated yet and no time to mate.
+            return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: depth, ph: unmated_hand(pos, hand), rep: NO_REP };
         }
 
         // Initialise the children from the table (and the path, for repetitions).
@@ -432,18 +460,24 @@ impl<'a> Dfpn<'a> {
 
         let amount = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
         if !self.aborted || res.pn == 0 || res.dn == 0 {
-            if res.pn == 0 {
-                self.tt.store_proof(key, res.ph, res.len, amount);
-            } else if res.dn == 0 {
-                if res.rep == NO_REP {
-                    self.tt.store_disproof(key, res.ph, res.ddepth, amount);
-                }
-            } else {
-                self.tt.store_unknown(key, hand, res.pn, res.dn, amount);
-            }
+            self.store(key, hand, &res, amount);
         }
         self.b.children.truncate(base);
         res
+    }
+
+    /// Stores a node's value (`hand`: the attacker's) worth `amount` of search: a proof,
+    /// a disproof unless it depends on the path, or the open numbers.
+    fn store(&mut self, key: u64, hand: Hand, res: &Res, amount: u32) {
+        if res.pn == 0 {
+            self.tt.store_proof(key, res.ph, res.len, amount);
+        } else if res.dn == 0 {
+            if res.rep == NO_REP {
+                self.tt.store_disproof(key, res.ph, res.ddepth, amount);
+            }
+        } else {
+            self.tt.store_unknown(key, hand, res.pn, res.dn, amount);
+        }
     }
 
     /// The node's value from its children's.
@@ -479,7 +513,7 @@ impl<'a> Dfpn<'a> {
                 let mut rep = NO_REP;
                 for c in ch {
                     dh = hand_min(dh, hand_before_check(c.r.ph, c.m, captured_kind(pos, c.m)));
-                    dd = dd.min(if c.r.ddepth == DEPTH_INF { DEPTH_INF } else { c.r.ddepth + 1 });
+                    dd = dd.min(ply_above(c.r.ddepth));
                     rep = rep.min(c.r.rep);
                 }
                 if rep != NO_REP && rep >= ply {
@@ -514,18 +548,12 @@ impl<'a> Dfpn<'a> {
                 }
             }
             if let Some(c) = ch.get(dis_i) {
-                let dd = if c.r.ddepth == DEPTH_INF { DEPTH_INF } else { c.r.ddepth + 1 };
+                let dd = ply_above(c.r.ddepth);
                 let mut rep = c.r.rep;
                 if rep != NO_REP && rep >= ply {
                     rep = NO_REP;
                 }
-                let mut dh = if rep == NO_REP { c.r.ph } else { hand };
-                if c.m.is_drop() {
-                    // The refutation drops a piece: the defender must keep one, so the
-                    // attacker may not hold more of that kind than now.
-                    let pt = c.m.drop_piece();
-                    dh.set(pt, dh.count(pt).min(hand.count(pt)));
-                }
+                let dh = hand_before_evasion(if rep == NO_REP { c.r.ph } else { hand }, c.m, hand);
                 return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: dd, ph: dh, rep };
             }
             if open == 0 {

@@ -47,10 +47,8 @@ impl Dfpn<'_> {
             let mated = !movegen::has_evasion(pos);
             let child_hand = if mated {
                 and_proof_hand_adjust(pos, Hand::EMPTY)
-            } else if check_is_blockable(pos) {
-                pos.hand(pos.side_to_move().flip())
             } else {
-                all_hand_pieces(pos)
+                unmated_hand(pos, pos.hand(pos.side_to_move().flip()))
             };
             pos.undo_move(m);
             let h = hand_before_check(child_hand, m, captured);
@@ -92,7 +90,7 @@ impl Dfpn<'_> {
                 return Res { pn: 0, dn: INF, len: r.len + 1, ddepth: 0, ph: hand_min(h, hand), rep: NO_REP };
             }
             dh = hand_min(dh, h);
-            dd = dd.min(if r.ddepth == DEPTH_INF { DEPTH_INF } else { r.ddepth + 1 });
+            dd = dd.min(ply_above(r.ddepth));
         }
         Res { pn: INF, dn: 0, len: NO_LEN, ddepth: dd, ph: or_disproof_hand_adjust(pos, dh), rep: NO_REP }
     }
@@ -121,13 +119,8 @@ impl Dfpn<'_> {
             self.b.children.truncate(checks);
             pos.undo_move(e);
             if r.pn != 0 {
-                let mut dh = r.ph;
-                if e.is_drop() {
-                    let pt = e.drop_piece();
-                    dh.set(pt, dh.count(pt).min(hand.count(pt)));
-                }
-                let dd = if r.ddepth == DEPTH_INF { DEPTH_INF } else { r.ddepth + 1 };
-                return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: dd, ph: dh, rep: NO_REP };
+                let dh = hand_before_evasion(r.ph, e, hand);
+                return Res { pn: INF, dn: 0, len: NO_LEN, ddepth: ply_above(r.ddepth), ph: dh, rep: NO_REP };
             }
             ph = hand_max(ph, r.ph);
         }

@@ -191,18 +191,12 @@ impl MateTable {
 
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        Self::bucket_of(key, self.active)
-    }
-
-    /// The bucket of `key` among the first `active`.
-    #[inline]
-    fn bucket_of(key: u64, active: usize) -> usize {
-        (((key as u128) * (active as u128)) >> 64) as usize
+        (((key as u128) * (self.active as u128)) >> 64) as usize
     }
 
     /// Doubles the buckets in use (at most all of them) once half their slots are
     /// taken, moving each entry of the current generation to its bucket in the larger
-    /// range. A key's bucket only moves up (`bucket_of` is monotone in `active`), so
+    /// range. A key's bucket only moves up (`bucket` is monotone in `active`), so
     /// the buckets are moved from the last down, each into buckets already moved or
     /// beyond the old range; where two old buckets meet in one new one (the last
     /// step, when the table's size is not a power of two times the first), the usual
