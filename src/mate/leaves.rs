@@ -11,6 +11,8 @@
 //! (futile interpositions), which `dfpn` decides. Uses `dfpn`, `keys` and `movegen`.
 
 use super::*;
+use crate::core::attacks::{king_attacks, line_through, piece_attacks};
+use crate::core::bitboard::Bitboard;
 
 impl Dfpn<'_> {
     /// The value of a node with `depth` plies left, its moves at `base..base + n`, when
@@ -40,8 +42,14 @@ impl Dfpn<'_> {
     /// a child answered by drops alone may still be mate (futile interpositions).
     fn mate_in_one_leaf(&mut self, pos: &mut Position, base: usize, n: usize, hand: Hand) -> Res {
         let mut dh = all_hand_pieces(pos);
+        let free = free_king_steps(pos);
         for i in base..base + n {
             let m = self.b.children[i].m;
+            if free.any() && king_step_survives(pos, free, m) {
+                // Not mated, whatever the hands: the child's disproof hand is every
+                // piece in hand, which before the check is `dh`'s start (no change).
+                continue;
+            }
             let captured = captured_kind(pos, m);
             pos.do_move(m);
             let mated = !movegen::has_evasion(pos);
@@ -128,6 +136,58 @@ impl Dfpn<'_> {
     }
 }
 
+/// The squares the defender's king (the side not to move in `pos`) could step to
+/// if nothing changed: not its own pieces', not attacked by the attacker with the
+/// king gone from its square (a slider checking along a line also covers the square
+/// behind the king).
+fn free_king_steps(pos: &Position) -> Bitboard {
+    let (attacker, defender) = (pos.side_to_move(), pos.side_to_move().flip());
+    if !pos.has_king(defender) {
+        return Bitboard::EMPTY;
+    }
+    let ksq = pos.king_square(defender);
+    let occ = pos.occupied().without(ksq);
+    let mut free = Bitboard::EMPTY;
+    for s in king_attacks(ksq) & !pos.color_pieces(defender) {
+        if !pos.is_attacked(s, attacker, occ) {
+            free |= Bitboard::from_square(s);
+        }
+    }
+    free
+}
+
+/// Whether after the attacker's check `m` the defender's king can still step to one
+/// of the `free` squares (`free_king_steps` before `m`): a square the move neither
+/// lands on, nor attacks with the moved piece, nor opens a slider's line to by
+/// leaving its square. Nothing else can newly attack a square: a drop or the moved
+/// piece on its new square only blocks lines, and a capture puts the capturer where
+/// the captured piece stood. So `true` means the check is not mate; `false` decides
+/// nothing. A cheap test before playing the check.
+fn king_step_survives(pos: &Position, free: Bitboard, m: Move) -> bool {
+    let (attacker, defender) = (pos.side_to_move(), pos.side_to_move().flip());
+    let (to, ksq) = (m.to(), pos.king_square(defender));
+    let (kind, occ) = if m.is_drop() {
+        (m.drop_piece(), pos.occupied() | Bitboard::from_square(to))
+    } else {
+        let from = m.from();
+        let kind = pos.piece_on(from).kind();
+        let kind = if m.is_promotion() { kind.promote() } else { kind };
+        (kind, (pos.occupied().without(from)) | Bitboard::from_square(to))
+    };
+    let occ = occ.without(ksq);
+    let covered = piece_attacks(attacker, kind, to, occ) | Bitboard::from_square(to);
+    for s in free & !covered {
+        if m.is_drop() || s == m.from() || line_through(s, m.from()).is_empty() {
+            return true;
+        }
+        // On a line through the square left: an attacker's slider may see `s` now.
+        if (pos.slider_attacks_to(s, attacker, occ) & !Bitboard::from_square(m.from())).is_empty() {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,6 +227,53 @@ mod tests {
         hands[attacker.flip().index()] = rest;
         let board: [Piece; 81] = std::array::from_fn(|i| pos.piece_on(Square::from_index(i)));
         Position::from_sfen(&write_sfen(&board, attacker, &hands, 1)).expect("a position with the hand moved")
+    }
+
+    /// Every check of `pos` (attacker to move): whether `king_step_survives` said the
+    /// king keeps a step and whether the defender has any reply after it.
+    fn checks_with_escapes(pos: &mut Position, out: &mut Vec<(bool, bool)>) {
+        let (mut list, mut kids) = (MoveList::new(), Vec::new());
+        gen_node_moves(pos, true, &mut list, &mut kids);
+        let free = free_king_steps(pos);
+        for c in kids {
+            let survives = king_step_survives(pos, free, c.m);
+            pos.do_move(c.m);
+            out.push((survives, movegen::has_evasion(pos)));
+            pos.undo_move(c.m);
+        }
+    }
+
+    #[test]
+    fn a_king_step_said_to_survive_a_check_is_there() {
+        let mut seen = Vec::new();
+        for sfen in [sfens("mate_short.txt"), sfens("mate_long.txt"), sfens("nomate.txt")].concat() {
+            let mut pos = Position::from_sfen(&sfen).expect("sfen");
+            checks_with_escapes(&mut pos, &mut seen);
+            // And two plies on: after each check and each reply.
+            let (mut list, mut checks) = (MoveList::new(), Vec::new());
+            gen_node_moves(&pos, true, &mut list, &mut checks);
+            for c in checks {
+                pos.do_move(c.m);
+                for e in movegen::legal_moves(&pos).iter().copied() {
+                    pos.do_move(e);
+                    checks_with_escapes(&mut pos, &mut seen);
+                    pos.undo_move(e);
+                }
+                pos.undo_move(c.m);
+            }
+        }
+        // A knight's check that opens the bishop's diagonal onto the king's last free
+        // square (6b): mate, though 6b was free before the move.
+        let mut pos = Position::from_sfen("3sks3/4nn3/9/9/6N2/9/8B/9/9 b 2rb4g2sn4l18p 1").expect("sfen");
+        let m = pos.parse_usi_move("3e4c").expect("a knight's move");
+        let free = free_king_steps(&pos);
+        assert!(free.has(Square::from_usi("6b").expect("square")), "6b free before the check");
+        assert!(!king_step_survives(&pos, free, m), "the discovered bishop covers 6b");
+        pos.do_move(m);
+        assert!(pos.in_check() && !movegen::has_evasion(&pos), "3e4c mates");
+        let said = seen.iter().filter(|&&(s, _)| s).count();
+        assert!(seen.iter().all(|&(s, any)| !s || any), "a check said to leave a king step mates");
+        assert!(said * 4 > seen.len(), "the test fires on {said} of {} checks", seen.len());
     }
 
     #[test]

@@ -349,8 +349,9 @@ impl Solver {
             if first == Answer::Unknown {
                 // The bounded searches' open nodes keep numbers that hold only within
                 // their bounds (children disproved at the horizon look hopeless): they
-                // would mislead the unbounded search.
-                self.tt.clear();
+                // would mislead the unbounded search. Their disproofs stay: the
+                // shortening asks the same questions again.
+                self.tt.keep_disproofs();
             }
         }
         if first == Answer::Unknown && !self.interrupted(stop, deadline) {

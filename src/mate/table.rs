@@ -182,6 +182,32 @@ impl MateTable {
         }
     }
 
+    /// Keeps only the disproofs: after bounded searches, whose open numbers hold only
+    /// within their bounds (a child disproved at the horizon looks hopeless) and would
+    /// mislead an unbounded search, while their disproofs ("no mate within d") are
+    /// what the shortening of its proof asks again. Their proofs go too: the unbounded
+    /// search took them as short cuts to longer first mates (r11-4: 27 plies in 80K
+    /// nodes instead of 13 in 24K). Reads the buckets in use once.
+    pub(super) fn keep_disproofs(&mut self) {
+        let generation = self.generation;
+        let mut freed = 0;
+        for b in self.buckets[..self.active].iter_mut().filter(|b| b.generation == generation) {
+            for (k, e) in b.keys.iter_mut().zip(&mut b.entries) {
+                if e.amount == 0 {
+                    continue;
+                }
+                if e.disproof_depth == 0 {
+                    *k = 0;
+                    *e = Entry::default();
+                    freed += 1;
+                } else {
+                    (e.pn, e.dn, e.proof_len) = (0, 0, NO_LEN);
+                }
+            }
+        }
+        self.filled = self.filled.saturating_sub(freed);
+    }
+
     /// The bucket of `key` when it belongs to the current generation.
     #[inline]
     fn live(&self, key: u64) -> Option<&Bucket> {
@@ -452,6 +478,24 @@ mod tests {
             assert_eq!((gone.pn, gone.dn), (1, 1), "an unresolved node in bucket {j} kept");
         }
         assert!(!t.collect_garbage(), "a table an eighth full is not collected");
+    }
+
+    #[test]
+    fn keeping_the_disproofs_forgets_proofs_and_open_numbers() {
+        let mut t = MateTable::with_buckets(64);
+        let (k1, k2, k3) = (0x1234_5678_9abc_def1, 0x8765_4321_0fed_cba9, 0x5555_aaaa_5555_aaab);
+        t.store_proof(k1, pawns(1), 5, 10);
+        t.store_disproof(k2, pawns(4), 9, 10);
+        t.store_unknown(k2, pawns(4), 7, 8, 10);
+        t.store_unknown(k3, pawns(2), 3, 4, 10);
+        t.keep_disproofs();
+        assert_eq!(t.probe(k1, pawns(1), 10).pn, 1, "a proof kept");
+        let d = t.probe(k2, pawns(3), 9);
+        assert_eq!((d.pn, d.dn, d.ddepth), (INF, 0, 9), "the disproof within 9 lost");
+        let open = t.probe(k2, pawns(4), 11);
+        assert_eq!((open.pn, open.dn), (1, 1), "open numbers kept beside a disproof");
+        assert_eq!((t.probe(k3, pawns(2), 10).pn, t.probe(k3, pawns(2), 10).dn), (1, 1), "an open node kept");
+        assert_eq!(t.filled, 1, "freed slots not counted free");
     }
 
     #[test]
