@@ -3,8 +3,9 @@
 //! within the bound) and a defender's node with two. The shortening of a first proof
 //! and the reading of the line ask "is there a mate within `d`", and most of those
 //! searches' nodes lie there: each check was a node, probed and stored, whose
-//! evasions were all listed only to see whether there was one. Here a check is played
-//! and the defender's replies only looked for (`movegen::has_evasion`). A mate in one
+//! evasions were all listed only to see whether there was one. Here a check that
+//! leaves the king a free step is not even played (`king_step_survives`); the others
+//! are, and the defender's replies only looked for (`movegen::has_evasion`). A mate in one
 //! or three is a mate whatever path led to it, so no repetition test is needed; the
 //! results carry the proof and disproof hands `dfpn` would give. Plain rules only:
 //! under the composers' conventions a check answered by drops alone may still be mate
