@@ -12,7 +12,7 @@
 //! (futile interpositions), which `dfpn` decides. Uses `dfpn`, `keys` and `movegen`.
 
 use super::*;
-use crate::core::attacks::{king_attacks, line_through, piece_attacks};
+use crate::core::attacks::{line_through, piece_attacks};
 use crate::core::bitboard::Bitboard;
 
 impl Dfpn<'_> {
@@ -33,8 +33,9 @@ impl Dfpn<'_> {
         }
     }
 
-    /// An attacker's node with one ply left, its checks at `base..base + n`: each check
-    /// is played and the defender's replies only looked for (`has_evasion`), not
+    /// An attacker's node with one ply left, its checks at `base..base + n`: a check
+    /// that leaves the king a free step is passed over (`king_step_survives`), each
+    /// other one played and the defender's replies only looked for (`has_evasion`), not
     /// listed, searched as nodes nor stored. The proof and disproof hands are those
     /// `mid` and `node_numbers` would give: a mated child proves with the hand its
     /// interpositions need, a child left in check disproves for the hand it has when
@@ -138,23 +139,10 @@ impl Dfpn<'_> {
 }
 
 /// The squares the defender's king (the side not to move in `pos`) could step to
-/// if nothing changed: not its own pieces', not attacked by the attacker with the
-/// king gone from its square (a slider checking along a line also covers the square
-/// behind the king).
+/// if nothing changed (`movegen::safe_king_steps`).
 fn free_king_steps(pos: &Position) -> Bitboard {
-    let (attacker, defender) = (pos.side_to_move(), pos.side_to_move().flip());
-    if !pos.has_king(defender) {
-        return Bitboard::EMPTY;
-    }
-    let ksq = pos.king_square(defender);
-    let occ = pos.occupied().without(ksq);
-    let mut free = Bitboard::EMPTY;
-    for s in king_attacks(ksq) & !pos.color_pieces(defender) {
-        if !pos.is_attacked(s, attacker, occ) {
-            free |= Bitboard::from_square(s);
-        }
-    }
-    free
+    let defender = pos.side_to_move().flip();
+    movegen::safe_king_steps(pos, defender, !pos.color_pieces(defender))
 }
 
 /// Whether after the attacker's check `m` the defender's king can still step to one

@@ -281,17 +281,32 @@ pub(super) fn gen_moves_of(pos: &Position, us: Color, movers: Bitboard, target: 
     gen_kind_moves(pos, us, PieceType::Dragon, pos.pieces(PieceType::Dragon) & movers, target, all_promos, list);
 }
 
+/// The squares of `target` that `us`'s king can step to without stepping into attack
+/// (the king gone from its square, so a slider's line runs on behind it); empty
+/// without a king. `us` need not be the side to move.
+#[inline(always)]
+pub fn safe_king_steps(pos: &Position, us: Color, target: Bitboard) -> Bitboard {
+    if !pos.has_king(us) {
+        return Bitboard::EMPTY;
+    }
+    let ksq = pos.king_square(us);
+    let occ = pos.occupied().without(ksq);
+    let mut safe = Bitboard::EMPTY;
+    for to in king_attacks(ksq) & target {
+        if !pos.is_attacked(to, us.flip(), occ) {
+            safe |= Bitboard::from_square(to);
+        }
+    }
+    safe
+}
+
 /// King moves onto `target` that do not step into attack.
 #[inline(always)]
 pub(super) fn gen_king_moves(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
-    if !pos.has_king(us) {
-        return;
-    }
-    let ksq = pos.king_square(us);
-    let them = us.flip();
-    let occ = pos.occupied().without(ksq);
-    for to in king_attacks(ksq) & target {
-        if !pos.is_attacked(to, them, occ) {
+    let steps = safe_king_steps(pos, us, target);
+    if steps.any() {
+        let ksq = pos.king_square(us);
+        for to in steps {
             list.push(Move::normal(ksq, to, false));
         }
     }
