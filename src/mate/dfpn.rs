@@ -12,6 +12,8 @@ pub(super) struct Child {
     pub(super) key: u64,
     pub(super) hand: Hand,
     pub(super) r: Res,
+    /// Its chain of delayed moves (see `delay`; 0: it never waits).
+    pub(super) chain: u8,
 }
 
 /// Work buffers kept by a `Solver` between searches (no allocation per search).
@@ -69,6 +71,9 @@ pub(super) struct Dfpn<'a> {
     /// Answer the nodes next to a bounded search's horizon directly (`leaves`); off
     /// only in the tests that compare the two.
     pub(super) leaves: bool,
+    /// Delayed expansion of interpositions (see `delay`); off only in the tests that
+    /// compare the two.
+    pub(super) delay: bool,
 }
 
 #[inline]
@@ -85,7 +90,7 @@ pub(super) fn gen_node_moves(pos: &Position, or_node: bool, list: &mut MoveList,
         movegen::generate(pos, GenType::Legal, true, list);
     }
     for &m in list.iter() {
-        out.push(Child { m, key: 0, hand: Hand::EMPTY, r: Res::unknown(1, 1) });
+        out.push(Child { m, key: 0, hand: Hand::EMPTY, r: Res::unknown(1, 1), chain: 0 });
     }
 }
 
@@ -231,6 +236,7 @@ impl<'a> Dfpn<'a> {
             reporter: None,
             root: (1, 1),
             leaves: true,
+            delay: true,
         }
     }
 
@@ -411,6 +417,8 @@ impl<'a> Dfpn<'a> {
             futile_len = futile_len.max(l);
         }
 
+        let delayed = !or_node && self.delay && chain_interpositions(pos, &mut self.b.children[base..base + n]);
+
         self.push_path(key, hand);
         let mut res;
         loop {
@@ -419,7 +427,7 @@ impl<'a> Dfpn<'a> {
                 res = Res { pn: 0, dn: INF, len: futile_len, ddepth: 0, ph: futile_ph, rep: NO_REP };
                 break;
             }
-            res = self.node_numbers(pos, base, n, or_node, ply, hand);
+            res = self.node_numbers(pos, base, n, or_node, ply, hand, delayed);
             if ply == 0 {
                 self.root = (res.pn, res.dn);
             }
@@ -427,7 +435,7 @@ impl<'a> Dfpn<'a> {
                 break;
             }
             // Select the most promising child and the runner-up.
-            let (best, second) = self.select(base, n, or_node);
+            let (best, second) = self.select(base, n, or_node, delayed);
             let c = self.b.children[best];
             let (cth_pn, cth_dn) = if or_node {
                 let others = res.dn.saturating_sub(c.r.dn);
@@ -482,7 +490,7 @@ impl<'a> Dfpn<'a> {
 
     /// The node's value from its children's.
     #[inline]
-    pub(super) fn node_numbers(&self, pos: &Position, base: usize, n: usize, or_node: bool, ply: u16, hand: Hand) -> Res {
+    pub(super) fn node_numbers(&self, pos: &Position, base: usize, n: usize, or_node: bool, ply: u16, hand: Hand, delayed: bool) -> Res {
         let ch = &self.b.children[base..base + n];
         if or_node {
             let mut pn = INF;
@@ -527,7 +535,13 @@ impl<'a> Dfpn<'a> {
             let mut dn = INF;
             let mut dis_i = usize::MAX;
             let (mut max_pn, mut open) = (0u32, 0u32);
+            let mut waiting = Waiting::new();
+            let mut waiters = 0u32;
             for (i, c) in ch.iter().enumerate() {
+                if delayed && waiting.waits(c) {
+                    waiters += 1;
+                    continue;
+                }
                 dn = dn.min(c.r.dn);
                 if c.r.pn > 0 {
                     max_pn = max_pn.max(c.r.pn);
@@ -566,18 +580,22 @@ impl<'a> Dfpn<'a> {
                 let ph = and_proof_hand_adjust(pos, ph);
                 return Res { pn: 0, dn: INF, len: len.saturating_add(1), ddepth: 0, ph, rep: NO_REP };
             }
-            Res::unknown(weak_sum(max_pn, open), dn)
+            Res::unknown(weak_sum(max_pn, open).saturating_add(waiting_penalty(waiters)).min(INF_M1), dn)
         }
     }
 
     /// Index of the child to search and the runner-up's number (pn at OR, dn at AND).
     #[inline]
-    pub(super) fn select(&self, base: usize, n: usize, or_node: bool) -> (usize, u32) {
+    pub(super) fn select(&self, base: usize, n: usize, or_node: bool, delayed: bool) -> (usize, u32) {
         let mut best = base;
         let mut best_v = INF + 1;
         let mut best_o = 0u32;
         let mut second = INF;
+        let mut waiting = Waiting::new();
         for i in base..base + n {
+            if delayed && waiting.waits(&self.b.children[i]) {
+                continue;
+            }
             let r = &self.b.children[i].r;
             let (v, o) = if or_node { (r.pn, r.dn) } else { (r.dn, r.pn) };
             // Ties: prefer the child that is harder for the other side to refute.

@@ -42,6 +42,7 @@ use std::time::{Duration, Instant};
 pub mod alt; // alternative mates (余詰): `hisha mate --alt`
 pub mod alt_text; // the report in words (the CLI, `YozumePrintLevel`)
 mod defender;
+mod delay;
 mod dfpn;
 mod futile;
 mod keys;
@@ -54,6 +55,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
+use delay::*;
 use dfpn::*;
 use futile::Futility;
 use keys::*;
