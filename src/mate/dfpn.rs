@@ -295,12 +295,8 @@ impl<'a> Dfpn<'a> {
         self.b.children.clear();
         let attacker = if or_node { pos.side_to_move() } else { pos.side_to_move().flip() };
         self.salt = mode_salt(key_salt(pos, attacker), self.conventions, self.futility);
-        let key = node_key(pos, self.salt);
-        let hand = pos.hand(attacker);
-        self.push_path(key, hand);
-        let r = self.mid(pos, INF, INF, 0, depth, or_node);
-        self.pop_path();
-        r
+        // `mid` puts the root on the path itself.
+        self.mid(pos, INF, INF, 0, depth, or_node)
     }
 
     #[inline]
@@ -419,6 +415,9 @@ impl<'a> Dfpn<'a> {
 
         let delayed = !or_node && self.delay && chain_interpositions(pos, &mut self.b.children[base..base + n]);
 
+        // This node's place on the path: a repetition found below it at this place or
+        // deeper lies inside its subtree, one above it does not (see `node_numbers`).
+        let here = self.b.path.len() as u16;
         self.push_path(key, hand);
         let mut res;
         loop {
@@ -427,7 +426,7 @@ impl<'a> Dfpn<'a> {
                 res = Res { pn: 0, dn: INF, len: futile_len, ddepth: 0, ph: futile_ph, rep: NO_REP };
                 break;
             }
-            res = self.node_numbers(pos, base, n, or_node, ply, hand, delayed);
+            res = self.node_numbers(pos, base, n, or_node, here, hand, delayed);
             if ply == 0 {
                 self.root = (res.pn, res.dn);
             }
@@ -488,9 +487,14 @@ impl<'a> Dfpn<'a> {
         }
     }
 
-    /// The node's value from its children's.
+    /// The node's value from its children's; `here`: the node's place on the path. A
+    /// disproof that rests on a repetition of (or a position inferior to) the path's
+    /// entry at place `rep` holds wherever the node is met when that entry is the node
+    /// itself or lies below it, so it becomes path-independent (and is stored) only
+    /// from `rep >= here`; a repetition of the node's parent or anything above keeps
+    /// it path-dependent.
     #[inline]
-    pub(super) fn node_numbers(&self, pos: &Position, base: usize, n: usize, or_node: bool, ply: u16, hand: Hand, delayed: bool) -> Res {
+    pub(super) fn node_numbers(&self, pos: &Position, base: usize, n: usize, or_node: bool, here: u16, hand: Hand, delayed: bool) -> Res {
         let ch = &self.b.children[base..base + n];
         if or_node {
             let mut pn = INF;
@@ -524,7 +528,7 @@ impl<'a> Dfpn<'a> {
                     dd = dd.min(ply_above(c.r.ddepth));
                     rep = rep.min(c.r.rep);
                 }
-                if rep != NO_REP && rep >= ply {
+                if rep != NO_REP && rep >= here {
                     rep = NO_REP;
                 }
                 let dh = if rep == NO_REP { or_disproof_hand_adjust(pos, dh) } else { hand };
@@ -564,7 +568,7 @@ impl<'a> Dfpn<'a> {
             if let Some(c) = ch.get(dis_i) {
                 let dd = ply_above(c.r.ddepth);
                 let mut rep = c.r.rep;
-                if rep != NO_REP && rep >= ply {
+                if rep != NO_REP && rep >= here {
                     rep = NO_REP;
                 }
                 let dh = hand_before_evasion(if rep == NO_REP { c.r.ph } else { hand }, c.m, hand);
@@ -609,5 +613,48 @@ impl<'a> Dfpn<'a> {
             }
         }
         (best, second.min(INF))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `node_numbers` of a node (OR if `or_node`) at path place `here` whose children
+    /// are all disproved by a repetition of the path's entry at place `rep`.
+    fn all_repeating(sfen: &str, or_node: bool, here: u16, rep: u16) -> Res {
+        let pos = Position::from_sfen(sfen).expect("sfen");
+        let never = AtomicBool::new(false);
+        let mut tt = MateTable::new(1);
+        let mut s = Dfpn::new(&mut tt, Buffers::default(), &never, None, 1_000, false);
+        let hand = pos.hand(if or_node { pos.side_to_move() } else { pos.side_to_move().flip() });
+        let mut list = MoveList::new();
+        gen_node_moves(&pos, or_node, &mut list, &mut s.b.children);
+        let n = s.b.children.len();
+        assert!(n > 0, "{sfen}: no moves");
+        for c in &mut s.b.children {
+            c.r = Res { pn: INF, dn: 0, len: NO_LEN, ddepth: DEPTH_INF, ph: hand, rep };
+        }
+        s.node_numbers(&pos, 0, n, or_node, here, hand, false)
+    }
+
+    #[test]
+    fn a_repetition_above_the_node_leaves_its_disproof_path_dependent() {
+        crate::init();
+        // An attacker's node with checks, and a defender's node in check.
+        let or_sfen = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        let and_sfen = "4k4/4G4/9/9/9/9/9/9/9 w 2r2b3g4s4n4l18p 1";
+        for (sfen, or_node) in [(or_sfen, true), (and_sfen, false)] {
+            for here in [0u16, 1, 6] {
+                for rep in [here.saturating_sub(2), here.saturating_sub(1), here, here + 2] {
+                    let r = all_repeating(sfen, or_node, here, rep);
+                    assert_eq!(r.dn, 0, "{sfen}: disproved");
+                    // Only a repetition of the node itself or of a position below it
+                    // holds wherever the node is met: the session-47 false "no mate"
+                    // of Ran came from taking one of the parent's as such.
+                    assert_eq!(r.rep == NO_REP, rep >= here, "{sfen}: place {here}, repetition at {rep}");
+                }
+            }
+        }
     }
 }

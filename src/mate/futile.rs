@@ -149,11 +149,8 @@ impl Dfpn<'_> {
     fn nested_and(&mut self, p: &mut Position, ply: u16, depth: u16) -> Res {
         let saved = self.max_nodes;
         self.max_nodes = saved.min(self.nodes.saturating_add(self.futility.nodes()));
-        let key = node_key(p, self.salt);
-        let hand = p.hand(p.side_to_move().flip());
-        self.push_path(key, hand);
+        // `mid` puts the node on the path itself.
         let r = self.mid(p, INF, INF, ply + 1, depth, false);
-        self.pop_path();
         self.max_nodes = saved;
         if self.aborted {
             // Only the cap of this test may have run out: the search goes on.
