@@ -121,16 +121,10 @@ mod tests {
         assert_eq!(chain_of(&c, "6b5c"), 0, "nor a board move");
     }
 
-    /// A bounded search of `sfen` (attacker to move) within `depth` plies from an
+    /// A bounded search of `pos` (attacker to move) within `depth` plies from an
     /// empty table, with delayed expansion on or off; its value and nodes.
     fn bounded(pos: &Position, depth: u16, conventions: bool, delay: bool) -> (Res, u64) {
-        let never = AtomicBool::new(false);
-        let mut tt = MateTable::new(8);
-        let mut search = Dfpn::new(&mut tt, Buffers::default(), &never, None, 5_000_000, conventions);
-        search.delay = delay;
-        let r = search.run(&mut pos.clone(), depth, true);
-        assert!(!search.aborted, "{}: out of nodes within {depth}", pos.to_sfen());
-        (r, search.nodes)
+        crate::mate::tests::bounded_search(pos, depth, conventions, |s| s.delay = delay)
     }
 
     #[test]

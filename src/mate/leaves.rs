@@ -193,13 +193,7 @@ mod tests {
     /// A bounded search of `pos` (attacker to move) for a mate within `depth` plies,
     /// from an empty table, with the leaves on or off.
     fn bounded(pos: &Position, depth: u16, leaves: bool) -> Res {
-        let never = AtomicBool::new(false);
-        let mut tt = MateTable::new(8);
-        let mut search = Dfpn::new(&mut tt, Buffers::default(), &never, None, 5_000_000, false);
-        search.leaves = leaves;
-        let r = search.run(&mut pos.clone(), depth, true);
-        assert!(!search.aborted, "{}: out of nodes at depth {depth}", pos.to_sfen());
-        r
+        crate::mate::tests::bounded_search(pos, depth, false, |s| s.leaves = leaves).0
     }
 
     /// `pos` with the attacker (the side to move) holding `hand` and the defender every

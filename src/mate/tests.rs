@@ -2,6 +2,7 @@
 //! the polishing, a finished proof still yields a real mating line, and a length
 //! that could not be proved shortest is marked as an upper bound. Deadlines here are
 //! already past when the phase starts, so the outcome does not depend on the clock.
+//! Also the bounded search the other modules' tests compare their switches with.
 
 use super::*;
 use crate::usi::info::mate_length_note;
@@ -18,6 +19,18 @@ fn long_problems() -> Vec<(String, usize)> {
             (f[0].to_string(), f[1].parse().expect("plies"))
         })
         .collect()
+}
+
+/// A bounded search of `pos` (attacker to move) for a mate within `depth` plies from
+/// an empty table, with `set` switching the search's features; its value and nodes.
+pub(super) fn bounded_search(pos: &Position, depth: u16, conventions: bool, set: impl FnOnce(&mut Dfpn)) -> (Res, u64) {
+    let never = AtomicBool::new(false);
+    let mut tt = MateTable::new(8);
+    let mut search = Dfpn::new(&mut tt, Buffers::default(), &never, None, 5_000_000, conventions);
+    set(&mut search);
+    let r = search.run(&mut pos.clone(), depth, true);
+    assert!(!search.aborted, "{}: out of nodes within {depth}", pos.to_sfen());
+    (r, search.nodes)
 }
 
 /// A plan whose time is already spent (a proof that finished at its deadline).
