@@ -22,8 +22,9 @@ pub(super) const MAX_CHAINS: u8 = 64;
 pub(super) fn chain_interpositions(pos: &Position, children: &mut [Child]) -> bool {
     let defender = pos.side_to_move();
     let occ = pos.occupied();
-    // A defender's drop that checks the attacker's king is no mere block.
-    let checks = movegen::CheckInfo::new(pos);
+    // A defender's drop that checks the attacker's king is no mere block. Made at the
+    // first drop: most defenders' nodes (a contact check, a king step only) have none.
+    let mut checks: Option<movegen::CheckInfo> = None;
     let mut square_chain = [0u8; Square::NUM];
     let mut loose_chain = 0u8;
     let mut next = 1u8;
@@ -33,7 +34,7 @@ pub(super) fn chain_interpositions(pos: &Position, children: &mut [Child]) -> bo
             continue;
         }
         let to = c.m.to();
-        let guarded = pos.is_attacked(to, defender, occ) || checks.gives_check(pos, c.m);
+        let guarded = pos.is_attacked(to, defender, occ) || checks.get_or_insert_with(|| movegen::CheckInfo::new(pos)).gives_check(pos, c.m);
         let slot = if guarded { &mut square_chain[to.index()] } else { &mut loose_chain };
         if *slot == 0 {
             if next == MAX_CHAINS {

@@ -300,13 +300,13 @@ impl<'a> Dfpn<'a> {
     }
 
     #[inline]
-    pub(super) fn push_path(&mut self, key: u64, hand: Hand) {
+    fn push_path(&mut self, key: u64, hand: Hand) {
         self.b.path.push((key, hand));
         self.b.rep_filter[filter_index(key)] += 1;
     }
 
     #[inline]
-    pub(super) fn pop_path(&mut self) {
+    fn pop_path(&mut self) {
         if let Some((k, _)) = self.b.path.pop() {
             self.b.rep_filter[filter_index(k)] -= 1;
         }
