@@ -404,7 +404,9 @@ impl<'a> Dfpn<'a> {
             let Child { key: ck, hand: chand, .. } = self.b.children[i];
             self.b.children[i].r = match self.find_repetition_or_inferior(ck, chand) {
                 Some(p) => Res { pn: INF, dn: 0, len: NO_LEN, ddepth: DEPTH_INF, ph: chand, rep: p },
-                None => self.tt.probe(ck, chand, cdepth),
+                // Plain rules only: under the conventions (which drops are futile depends on
+                // the whole hand) it cost tests/mate.rs's pieces-to-spare case its 7 plies.
+                None => self.tt.probe_with(ck, chand, cdepth, !self.conventions),
             };
         }
         if conventional_and {
