@@ -1,11 +1,11 @@
 //! The solver's transposition table: buckets of entries keyed by board key and
-//! attacker hand, with proofs and disproofs shared between hands by superiority, its
+//! attacker hand, with proofs and disproofs shared between hands by superiority (and
+//! the open numbers too, as lower bounds, where the search asks), its
 //! garbage collection (the cheapest half goes when it is nearly full), its clearing
 //! by generations (so that one table serves many solves without being zeroed), and
 //! `Res`, the value of a node. Uses `keys`.
 
 use super::*;
-
 
 /// What a slot holds besides its key.
 #[derive(Clone, Copy, Default)]
