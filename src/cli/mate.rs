@@ -149,7 +149,8 @@ fn solve_and_print(solver: &mut Solver, p: &Problem, settings: &MateSettings, li
             "answer": answer, "expected_plies": p.plies, "exact": st.exact,
             "mate_within": st.mate_within, "bound_reason": st.bound_reason,
             "conventions": st.conventions, "counted_plies": st.length, "difference": difference,
-            "seconds": st.seconds, "nodes": st.nodes, "proof_nodes": st.proof_nodes });
+            "seconds": st.seconds, "nodes": st.nodes, "proof_nodes": st.proof_nodes,
+            "proof_seconds": st.proof_seconds });
         let mut v = v;
         if let Some(o) = &alt {
             v["alt"] = mate_alt::json(o, p.alt_expected.as_deref());

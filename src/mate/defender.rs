@@ -49,6 +49,7 @@ impl Solver {
                 Answer::Unknown => MateResult::Timeout,
                 Answer::Yes(len) => {
                     self.stats.proof_nodes = self.stats.nodes;
+                    self.stats.proof_seconds = start.elapsed().as_secs_f64();
                     let plan = Polish::after_proof(start, time_limit, self.stats.nodes, max_nodes);
                     let line = self.finish_defender(&mut p, len, stop, &plan, max_nodes);
                     if line.is_empty() {

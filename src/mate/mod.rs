@@ -128,6 +128,8 @@ pub struct Stats {
     pub seconds: f64,
     /// Nodes of the first proof (the rest went into the shortest line).
     pub proof_nodes: u64,
+    /// Seconds to the first proof (0 without one).
+    pub proof_seconds: f64,
     /// Whether a returned mate is proved shortest with the best defence (false when
     /// the polishing ran out of time or nodes and a line from the table was returned:
     /// the line's length is then no proved mate length, see `mate_within`).
@@ -365,6 +367,7 @@ impl Solver {
             Answer::Unknown => MateResult::Timeout,
             Answer::Yes(len) => {
                 self.stats.proof_nodes = self.stats.nodes;
+                self.stats.proof_seconds = start.elapsed().as_secs_f64();
                 if let Some(root) = &mut self.line_root {
                     root.proved = true;
                 }
