@@ -328,6 +328,7 @@ impl Solver {
         self.stats = Stats { conventions: self.conventions, ..Stats::default() };
         if let Some(line) = self.quick_solve(&mut pos.clone(), max_nodes) {
             self.stats.seconds = start.elapsed().as_secs_f64();
+            self.stats.proof_seconds = self.stats.seconds;
             return MateResult::Mate(line);
         }
         self.solve_attacker(pos, start, (time_limit, max_nodes), stop, bounded_start)

@@ -118,7 +118,6 @@ impl Solver {
         let line = line?;
         let len = line.len() as u16;
         self.stats.proof_nodes = self.stats.nodes;
-        self.stats.proof_seconds = self.started.elapsed().as_secs_f64();
         self.stats.exact = true;
         self.stats.mate_within = len;
         self.stats.length = len;
