@@ -48,8 +48,7 @@ impl Solver {
                 Answer::No => MateResult::NoMate,
                 Answer::Unknown => MateResult::Timeout,
                 Answer::Yes(len) => {
-                    self.stats.proof_nodes = self.stats.nodes;
-                    self.stats.proof_seconds = start.elapsed().as_secs_f64();
+                    self.note_first_proof(start);
                     let plan = Polish::after_proof(start, time_limit, self.stats.nodes, max_nodes);
                     let line = self.finish_defender(&mut p, len, stop, &plan, max_nodes);
                     if line.is_empty() {

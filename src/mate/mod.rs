@@ -296,6 +296,12 @@ impl Solver {
         }
     }
 
+    /// Records the first proof of the solve that began at `start`: its nodes and time.
+    fn note_first_proof(&mut self, start: Instant) {
+        self.stats.proof_nodes = self.stats.nodes;
+        self.stats.proof_seconds = start.elapsed().as_secs_f64();
+    }
+
     /// Forgets every result in the table at once (its memory is not touched; see
     /// `MateTable::clear`), so that the next solve depends on its problem alone.
     pub fn clear_table(&mut self) {
@@ -327,8 +333,8 @@ impl Solver {
         let start = Instant::now();
         self.stats = Stats { conventions: self.conventions, ..Stats::default() };
         if let Some(line) = self.quick_solve(&mut pos.clone(), max_nodes) {
+            self.note_first_proof(start);
             self.stats.seconds = start.elapsed().as_secs_f64();
-            self.stats.proof_seconds = self.stats.seconds;
             return MateResult::Mate(line);
         }
         self.solve_attacker(pos, start, (time_limit, max_nodes), stop, bounded_start)
@@ -367,8 +373,7 @@ impl Solver {
             Answer::No => MateResult::NoMate,
             Answer::Unknown => MateResult::Timeout,
             Answer::Yes(len) => {
-                self.stats.proof_nodes = self.stats.nodes;
-                self.stats.proof_seconds = start.elapsed().as_secs_f64();
+                self.note_first_proof(start);
                 if let Some(root) = &mut self.line_root {
                     root.proved = true;
                 }

@@ -117,7 +117,6 @@ impl Solver {
         self.stats.nodes += seen;
         let line = line?;
         let len = line.len() as u16;
-        self.stats.proof_nodes = self.stats.nodes;
         self.stats.exact = true;
         self.stats.mate_within = len;
         self.stats.length = len;

@@ -265,9 +265,9 @@ impl MateTable {
     /// `probe`, with the open numbers raised, if `dominance`, by the same board's
     /// entries for other hands (KomoringHeights' rule): the proof number to that of
     /// any where the attacker holds more (with less, no easier proof), the disproof
-    /// number to that of any where it holds less (with more, no easier disproof). On the 14 middle-length
-    /// classics at 20 s, proof nodes 5.35M -> 3.99M; Sekitoba from ply 478 proved in
-    /// 40 s (none in 60 before).
+    /// number to that of any where it holds less (with more, no easier disproof). On
+    /// the 14 middle-length classics at 20 s, proof nodes 5.35M -> 3.99M; Sekitoba
+    /// from ply 478 proved in 40 s (none in 60 before).
     #[inline]
     pub(super) fn probe_with(&self, key: u64, hand: Hand, depth: u16, dominance: bool) -> Res {
         let mut res = Res::unknown(1, 1);
