@@ -406,6 +406,19 @@ fn a_real_interposition_stays_a_defence_by_the_conventions() {
 }
 
 #[test]
+fn a_mate_that_only_longer_futility_tests_see_is_still_found_shortest() {
+    // Shogi Zuko 98 after 22 plies and 8d7d 7b8b (tests/mate_alt.rs). A 9-ply mate by
+    // the conventions, ending 7b9b P*9d 9b9d, needs futility tests of more than the
+    // capped 500 nodes: "no mate within 11" resting on tests that ran out claimed 13
+    // plies proved shortest. Such a "no" is now asked again with thorough tests.
+    let sfen = "9/1k7/8R/2R6/9/9/9/9/9 b 2b4g4s4n4l18p 25";
+    let (r, st) = solve_by(sfen, true);
+    let MateResult::Mate(line) = r else { panic!("{r:?}") };
+    assert_mating_line(sfen, &line, "conventions");
+    assert_eq!((st.length, st.mate_within, st.exact), (9, 9, true), "{line:?}");
+}
+
+#[test]
 fn usi_go_mate_follows_the_tsume_conventions_option() {
     let mut e = common::Engine::ready();
     // No attacker king: tsume, so Auto follows the conventions.
@@ -700,25 +713,21 @@ fn a_longer_defence_is_set_aside_when_some_mate_after_it_leaves_spares_and_no_fa
     // It used to depend on the table's size: the first mate found after 7e6f (at 4 and
     // 64 MiB one that drops the pawn too) decided, and a capped futility test losing
     // the 9-ply mate gave 9 plies "proved shortest" beside a note about an 11-ply
-    // defence. Now a length is claimed exact only when the rule really set plies
-    // aside; where the capped tests still lose the 9-ply mate (some sizes, see
-    // docs/tsume.md) the answer is an upper bound, never a false exact 9.
+    // defence. Then a capped test losing the 9-ply mate at some sizes left an upper
+    // bound of 11; now a "no" resting on tests that ran out is asked again with
+    // thorough tests, and every size gives the 7 plies, proved.
     let sfen = "8B/1P5+Lp/1l1+P5/+P1pP2n2/1lk4+n1/9/1S1+pNN1G1/1G4pg1/4L+p3 b B2rg3s9p 27";
     hisha::init();
     let pos = Position::from_sfen(sfen).expect("sfen");
-    for hash_mb in [4, 8, 16, 64, 256] {
+    for hash_mb in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
         let mut solver = Solver::new(hash_mb);
         solver.set_conventions(true);
         let r = solver.solve(&pos, None, &AtomicBool::new(false), 20_000_000);
         let st = solver.stats;
         let MateResult::Mate(line) = r else { panic!("{hash_mb} MiB: {r:?}") };
         assert_mating_line(sfen, &line, "conventions");
-        if st.exact || [8, 16, 256].contains(&hash_mb) {
-            let moves: Vec<String> = line.iter().take(2).map(|m| m.to_string()).collect();
-            assert_eq!(moves, ["8g7f", "7e7f"], "{hash_mb} MiB: {line:?}");
-            assert_eq!((st.length, st.mate_within, st.exact), (7, 9, true), "{hash_mb} MiB: {line:?}");
-        } else {
-            assert!(st.bound_reason.is_some() && st.length <= st.mate_within, "{hash_mb} MiB: {st:?}");
-        }
+        let moves: Vec<String> = line.iter().take(2).map(|m| m.to_string()).collect();
+        assert_eq!(moves, ["8g7f", "7e7f"], "{hash_mb} MiB: {line:?}");
+        assert_eq!((st.length, st.mate_within, st.exact), (7, 9, true), "{hash_mb} MiB: {line:?}");
     }
 }

@@ -64,6 +64,9 @@ pub(super) struct Dfpn<'a> {
     pub(super) conventions: bool,
     /// How far its futility tests look.
     pub(super) futility: Futility,
+    /// Futility tests that ran out of nodes (their drops counted as real defences, so
+    /// a disproof of this search may miss a conventional mate; see `futile`).
+    pub(super) give_ups: u64,
     /// The progress sink of a long solve, if any.
     pub(super) reporter: Option<Reporter<'a>>,
     /// Proof and disproof numbers of the root after its latest child search.
@@ -233,6 +236,7 @@ impl<'a> Dfpn<'a> {
             salt: 0,
             conventions,
             futility: Futility::Capped,
+            give_ups: 0,
             reporter: None,
             root: (1, 1),
             leaves: true,

@@ -130,7 +130,11 @@ impl Dfpn<'_> {
             if r.pn == 0 {
                 return Some((r.ph, r.len));
             }
-            if r.dn == 0 || self.gave_up(key, depth) {
+            if r.dn == 0 {
+                return None;
+            }
+            if self.gave_up(key, depth) {
+                self.give_ups += 1;
                 return None;
             }
             let r = self.nested_and(p, ply, depth);
@@ -139,6 +143,7 @@ impl Dfpn<'_> {
             } else {
                 if r.dn != 0 {
                     self.note_gave_up(key, depth);
+                    self.give_ups += 1;
                 }
                 None
             }

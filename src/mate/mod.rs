@@ -199,6 +199,9 @@ pub struct Solver {
     /// How far the futility tests look (`Thorough` only while the pieces-to-spare rule
     /// asks; see `spare::spares_after`).
     futility: Futility,
+    /// Capped futility tests that ran out of nodes since the table was last cleared
+    /// (see `ask`).
+    capped_give_ups: u64,
     /// Futile interposition pairs at the end of the last table-read line (uncounted).
     tail_pairs: u16,
     /// Progress sink and its interval (`set_progress`).
@@ -238,6 +241,7 @@ impl Solver {
             stats: Stats::default(),
             conventions: false,
             futility: Futility::Capped,
+            capped_give_ups: 0,
             tail_pairs: 0,
             progress: None,
             started: Instant::now(),
@@ -264,7 +268,28 @@ impl Solver {
     }
 
     /// Is there a mate within `depth` plies (`or_node`: attacker to move)?
+    ///
+    /// Under the conventions a capped futility test that runs out counts its drop as a
+    /// real defence, which only lengthens mates: a "yes" stands, but a "no" may miss a
+    /// mate such a test did not see, in this search or in one whose disproofs the table
+    /// kept. So once any capped test of the table's searches has run out, a "no" is
+    /// asked again with thorough tests (`Futility::Thorough`, whose answers the table
+    /// keeps apart), and their answer stands.
     fn ask(&mut self, pos: &mut Position, depth: u16, or_node: bool, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Answer {
+        let nodes_before = self.stats.nodes;
+        let answer = self.search(pos, depth, or_node, stop, deadline, max_nodes);
+        if answer != Answer::No || !self.conventions || self.futility != Futility::Capped || self.capped_give_ups == 0 {
+            return answer;
+        }
+        let left = max_nodes.saturating_sub(self.stats.nodes - nodes_before);
+        let capped = std::mem::replace(&mut self.futility, Futility::Thorough);
+        let answer = self.search(pos, depth, or_node, stop, deadline, left);
+        self.futility = capped;
+        answer
+    }
+
+    /// `ask`'s one df-pn search, in the solver's current mode.
+    fn search(&mut self, pos: &mut Position, depth: u16, or_node: bool, stop: &AtomicBool, deadline: Option<Instant>, max_nodes: u64) -> Answer {
         let bufs = std::mem::take(&mut self.bufs);
         let mut s = Dfpn::new(&mut self.tt, bufs, stop, deadline, max_nodes.min(self.budget), self.conventions);
         s.futility = self.futility;
@@ -284,6 +309,9 @@ impl Solver {
         }
         self.bufs = std::mem::take(&mut s.b);
         self.stats.nodes += s.nodes;
+        if self.futility == Futility::Capped {
+            self.capped_give_ups += s.give_ups;
+        }
         self.budget = self.budget.saturating_sub(s.nodes);
         if r.pn == 0 {
             Answer::Yes(r.len)
@@ -306,6 +334,7 @@ impl Solver {
     /// `MateTable::clear`), so that the next solve depends on its problem alone.
     pub fn clear_table(&mut self) {
         self.tt.clear();
+        self.capped_give_ups = 0;
     }
 
     /// Solves the problem `pos` as `go mate` and `hisha mate` pose it: the side to
