@@ -67,6 +67,9 @@ pub(super) struct Dfpn<'a> {
     /// Futility tests that ran out of nodes (their drops counted as real defences, so
     /// a disproof of this search may miss a conventional mate; see `futile`).
     pub(super) give_ups: u64,
+    /// Nodes a futility test may spend, instead of its mode's cap: only in tests that
+    /// need every test to run to its end.
+    pub(super) futility_cap: Option<u64>,
     /// The progress sink of a long solve, if any.
     pub(super) reporter: Option<Reporter<'a>>,
     /// Proof and disproof numbers of the root after its latest child search.
@@ -237,6 +240,7 @@ impl<'a> Dfpn<'a> {
             conventions,
             futility: Futility::Capped,
             give_ups: 0,
+            futility_cap: None,
             reporter: None,
             root: (1, 1),
             leaves: true,
@@ -468,6 +472,11 @@ impl<'a> Dfpn<'a> {
             } else if res.dn == 0 && res.rep == NO_REP {
                 // Which drops are futile depends on the whole hand: no superiority.
                 res.ph = hand;
+                // Nor, where a drop refutes, on a larger budget: its futility test
+                // failed within this node's budget and may succeed within a larger one.
+                let refuting = self.b.children[base..base + n].iter().filter(|c| c.r.dn == 0 && c.r.rep == NO_REP);
+                let holds = refuting.map(|c| if c.m.is_drop() { ply_above(c.r.ddepth).min(depth) } else { ply_above(c.r.ddepth) }).max();
+                res.ddepth = res.ddepth.min(holds.unwrap_or(depth));
             }
         }
 

@@ -153,7 +153,8 @@ impl Dfpn<'_> {
     /// Searches the AND node `p` to the end within a node cap of its own.
     fn nested_and(&mut self, p: &mut Position, ply: u16, depth: u16) -> Res {
         let saved = self.max_nodes;
-        self.max_nodes = saved.min(self.nodes.saturating_add(self.futility.nodes()));
+        let cap = self.futility_cap.unwrap_or(self.futility.nodes());
+        self.max_nodes = saved.min(self.nodes.saturating_add(cap));
         // `mid` puts the node on the path itself.
         let r = self.mid(p, INF, INF, ply + 1, depth, false);
         self.max_nodes = saved;

@@ -202,6 +202,9 @@ pub struct Solver {
     /// Capped futility tests that ran out of nodes since the table was last cleared
     /// (see `ask`).
     capped_give_ups: u64,
+    /// Nodes a futility test may spend instead of its mode's cap (tests only; see
+    /// `Dfpn::futility_cap`).
+    futility_cap: Option<u64>,
     /// Futile interposition pairs at the end of the last table-read line (uncounted).
     tail_pairs: u16,
     /// Progress sink and its interval (`set_progress`).
@@ -242,6 +245,7 @@ impl Solver {
             conventions: false,
             futility: Futility::Capped,
             capped_give_ups: 0,
+            futility_cap: None,
             tail_pairs: 0,
             progress: None,
             started: Instant::now(),
@@ -293,6 +297,7 @@ impl Solver {
         let bufs = std::mem::take(&mut self.bufs);
         let mut s = Dfpn::new(&mut self.tt, bufs, stop, deadline, max_nodes.min(self.budget), self.conventions);
         s.futility = self.futility;
+        s.futility_cap = self.futility_cap;
         if let Some((sink, every)) = &mut self.progress {
             s.reporter = Some(Reporter {
                 sink,

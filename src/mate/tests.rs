@@ -138,3 +138,24 @@ fn spare_pieces_do_not_wrap_when_the_attacker_drops_a_piece_taken_from_a_futile_
     assert!(line::is_mating_line(&pos, &pv.iter().map(|&(m, _)| m).collect::<Vec<_>>()));
     assert_eq!(spare::spare_pieces(&pos, &pv, Color::Black), 1);
 }
+
+#[test]
+fn a_conventional_disproof_resting_on_a_failed_futility_test_holds_to_its_budget_only() {
+    // Muso 10 (muso-10-m9 in alt.txt) after S*2b: mated in 10 by the conventions, the
+    // pawn interpositions after 1c2b 1i2i futile. At a smaller budget such a drop's
+    // futility test fails and the drop refutes; at a larger one the same test may
+    // succeed. A disproof found that way used to be stored as holding beyond the
+    // budget it was found with, and "mated within 10?" asked after the searches of 20
+    // down to 12 answered no, though every futility test ran to its end.
+    crate::init();
+    let pos = Position::from_sfen("5B2g/5s1Sl/5g2k/9/9/6N2/9/8p/7+rR w Nb2g2s2n3l17p 10").expect("sfen");
+    let never = AtomicBool::new(false);
+    let mut solver = Solver::new(64);
+    solver.set_conventions(true);
+    solver.futility_cap = Some(1_000_000);
+    let mut p = pos.clone();
+    for depth in [20u16, 18, 16, 14, 12] {
+        assert!(matches!(solver.ask(&mut p, depth, false, &never, None, 30_000_000), Answer::Yes(_)), "within {depth}");
+    }
+    assert_eq!(solver.ask(&mut p, 10, false, &never, None, 30_000_000), Answer::Yes(10));
+}
