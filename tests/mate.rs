@@ -467,6 +467,22 @@ fn a_defence_two_plies_longer_with_pieces_to_spare_is_not_the_solution() {
     assert!(note.contains("a defence lasting 5 plies leaves the attacker pieces to spare"), "{note}");
 }
 
+#[test]
+fn a_defence_the_rule_cuts_short_further_on_is_not_the_longest() {
+    // Shogi Zuko 8 after 32 plies of its published solution. After 2c1b (taking a
+    // lance) both 2a3b (the book's) and 2a1b count 9 plies, but after 2a1b 2b1c+ the
+    // longest defence 1b1a leaves the lance to spare, so the rule cuts that line to 7
+    // (1b2a L*2c 2a1a 2c2b+). The defence that really lasts longest is the book's;
+    // 2a1b used to be taken as its equal, and the answer was 7 plies.
+    let sfen = "5n1k1/7Bl/2l4G1/3+l2p1P/8N/5L3/2+r6/9/9 b rb3g4s2n16p 33";
+    let (r, st) = solve_by(sfen, true);
+    let MateResult::Mate(line) = r else { panic!("{r:?}") };
+    assert_mating_line(sfen, &line, "conventions");
+    let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves.join(" "), "2c1b 2a3b L*3c 4a3c 1e2c+ 3b2c 2b1c+ 2c3b 1b2b");
+    assert_eq!((st.length, st.mate_within, st.exact), (9, 9, true));
+}
+
 /// Jupiter's Journey (411 plies, positions/mate/classics.txt): far from solved in a
 /// few seconds, so every solve of it runs to its limit.
 const JUPITERS_JOURNEY: &str = "3pl3p/1+Pn3pk1/2+p6/4+pG3/1K3p2P/+B5l1+B/+p3pS1+ll/p+p2PN3/3S1+sSPN b 2R2P3gn2p 1";

@@ -27,19 +27,28 @@ impl Solver {
     /// one then, two plies set aside. `None` when nothing could be read or a question
     /// stays open (`ctx.failed`).
     pub(super) fn spare_rule(&mut self, pos: &mut Position, kids: &[Child], len: u16, longest: Defences, ctx: &mut PvCtx) -> Option<Choice> {
-        if !longest.complete || longest.read.is_empty() {
-            // A longest defence not read may use every piece: keep the longer.
+        if !longest.complete || longest.read.iter().all(|c| c.set_aside > 0) {
+            // A longest defence not read may use every piece: keep the longer. (And
+            // when the rule cut every line read further on, none lasts `len` plies.)
             return longest.into_best();
         }
-        let Some(mut shorter) = self.shorter_defence(pos, kids, len - 2, ctx) else {
-            return if ctx.failed { None } else { longest.into_best() };
-        };
-        if shorter.left > 0 {
-            return longest.into_best();
-        }
+        // A defence whose line the rule cut by two further on lasts two plies less:
+        // it may be the shorter defence that uses every piece.
+        let cut_short = longest.read.iter().position(|c| c.set_aside == 2 && c.left == 0);
         let mut read = longest.read;
+        let shorter = match cut_short {
+            Some(i) => read.swap_remove(i),
+            None => match self.shorter_defence(pos, kids, len - 2, ctx) {
+                Some(mut s) if s.left == 0 => {
+                    s.set_aside += 2;
+                    s
+                }
+                _ if ctx.failed => return None,
+                _ => return Defences { read, complete: true }.into_best(),
+            },
+        };
         for i in 0..read.len() {
-            if read[i].left > 0 {
+            if read[i].left > 0 || read[i].set_aside > 0 {
                 continue;
             }
             // Its first mate uses every piece: look for another that does not.
@@ -49,7 +58,6 @@ impl Solver {
             }
             read[i].left = left;
         }
-        shorter.set_aside += 2;
         Some(shorter)
     }
 
