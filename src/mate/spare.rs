@@ -24,8 +24,9 @@ impl Solver {
     /// The defence to play at an AND node of value `len` (evasions `kids`, the longest
     /// defences read in `longest`): the best of the longest, unless every one of them
     /// leaves pieces to spare and a defence two plies shorter uses every piece; that
-    /// one then, two plies set aside. `None` when nothing could be read or a question
-    /// stays open (`ctx.failed`).
+    /// one then, two plies set aside. A defence whose own line the rule cut by two
+    /// further on is such a shorter defence (its plies are set aside already). `None`
+    /// when nothing could be read or a question stays open (`ctx.failed`).
     pub(super) fn spare_rule(&mut self, pos: &mut Position, kids: &[Child], len: u16, longest: Defences, ctx: &mut PvCtx) -> Option<Choice> {
         if !longest.complete || longest.read.iter().all(|c| c.set_aside > 0) {
             // A longest defence not read may use every piece: keep the longer. (And
