@@ -370,6 +370,14 @@ fn solve_by(sfen: &str, conventions: bool) -> (MateResult, mate::Stats) {
     (r, solver.stats)
 }
 
+/// The mating line and statistics of `sfen` solved by the conventions (a mate expected).
+fn conventional_mate(sfen: &str) -> (Vec<Move>, mate::Stats) {
+    let (r, st) = solve_by(sfen, true);
+    let MateResult::Mate(line) = r else { panic!("{sfen}: {r:?}") };
+    assert_mating_line(sfen, &line, "conventions");
+    (line, st)
+}
+
 #[test]
 fn futile_interpositions_are_no_defence_by_the_conventions() {
     let (r, st) = solve_by(FUTILE_SFEN, false);
@@ -411,10 +419,7 @@ fn a_mate_that_only_longer_futility_tests_see_is_still_found_shortest() {
     // the conventions, ending 7b9b P*9d 9b9d, needs futility tests of more than the
     // capped 500 nodes: "no mate within 11" resting on tests that ran out claimed 13
     // plies proved shortest. Such a "no" is now asked again with thorough tests.
-    let sfen = "9/1k7/8R/2R6/9/9/9/9/9 b 2b4g4s4n4l18p 25";
-    let (r, st) = solve_by(sfen, true);
-    let MateResult::Mate(line) = r else { panic!("{r:?}") };
-    assert_mating_line(sfen, &line, "conventions");
+    let (line, st) = conventional_mate("9/1k7/8R/2R6/9/9/9/9/9 b 2b4g4s4n4l18p 25");
     assert_eq!((st.length, st.mate_within, st.exact), (9, 9, true), "{line:?}");
 }
 
@@ -474,10 +479,7 @@ fn a_defence_the_rule_cuts_short_further_on_is_not_the_longest() {
     // longest defence 1b1a leaves the lance to spare, so the rule cuts that line to 7
     // (1b2a L*2c 2a1a 2c2b+). The defence that really lasts longest is the book's;
     // 2a1b used to be taken as its equal, and the answer was 7 plies.
-    let sfen = "5n1k1/7Bl/2l4G1/3+l2p1P/8N/5L3/2+r6/9/9 b rb3g4s2n16p 33";
-    let (r, st) = solve_by(sfen, true);
-    let MateResult::Mate(line) = r else { panic!("{r:?}") };
-    assert_mating_line(sfen, &line, "conventions");
+    let (line, st) = conventional_mate("5n1k1/7Bl/2l4G1/3+l2p1P/8N/5L3/2+r6/9/9 b rb3g4s2n16p 33");
     let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
     assert_eq!(moves.join(" "), "2c1b 2a3b L*3c 4a3c 1e2c+ 3b2c 2b1c+ 2c3b 1b2b");
     assert_eq!((st.length, st.mate_within, st.exact), (9, 9, true));
