@@ -385,10 +385,8 @@ fn futile_interpositions_are_no_defence_by_the_conventions() {
     assert_mating_line(FUTILE_SFEN, &line, "plain");
     assert_eq!((line.len(), st.length, st.exact), (15, 15, true));
 
-    let (r, st) = solve_by(FUTILE_SFEN, true);
-    let MateResult::Mate(line) = r else { panic!("conventions: {r:?}") };
     // Still a legal mate to the end: one futile drop next to the king, taken, not counted.
-    assert_mating_line(FUTILE_SFEN, &line, "conventions");
+    let (line, st) = conventional_mate(FUTILE_SFEN);
     assert!(st.exact && st.conventions);
     assert_eq!(st.length, 1);
     let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
@@ -461,9 +459,7 @@ fn a_defence_two_plies_longer_with_pieces_to_spare_is_not_the_solution() {
     let (r, st) = solve_by(sfen, false);
     let MateResult::Mate(line) = r else { panic!("{r:?}") };
     assert_eq!((line.len(), st.length, st.exact), (5, 5, true));
-    let (r, st) = solve_by(sfen, true);
-    let MateResult::Mate(line) = r else { panic!("{r:?}") };
-    assert_mating_line(sfen, &line, "conventions");
+    let (line, st) = conventional_mate(sfen);
     assert_eq!((line.len(), st.length, st.mate_within, st.exact), (3, 3, 5, true));
     let mut end = Position::from_sfen(sfen).expect("sfen");
     line.iter().for_each(|&m| end.do_move(m));

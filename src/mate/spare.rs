@@ -27,7 +27,7 @@ impl Solver {
     /// one then, two plies set aside. A defence whose own line the rule cut by two
     /// further on is such a shorter defence (its plies are set aside already). `None`
     /// when nothing could be read or a question stays open (`ctx.failed`).
-    pub(super) fn spare_rule(&mut self, pos: &mut Position, kids: &[Child], len: u16, longest: Defences, ctx: &mut PvCtx) -> Option<Choice> {
+    pub(super) fn spare_rule(&mut self, pos: &mut Position, kids: &[Child], len: u16, mut longest: Defences, ctx: &mut PvCtx) -> Option<Choice> {
         if !longest.complete || longest.read.iter().all(|c| c.set_aside > 0) {
             // A longest defence not read may use every piece: keep the longer. (And
             // when the rule cut every line read further on, none lasts `len` plies.)
@@ -36,18 +36,18 @@ impl Solver {
         // A defence whose line the rule cut by two further on lasts two plies less:
         // it may be the shorter defence that uses every piece.
         let cut_short = longest.read.iter().position(|c| c.set_aside == 2 && c.left == 0);
-        let mut read = longest.read;
         let shorter = match cut_short {
-            Some(i) => read.swap_remove(i),
+            Some(i) => longest.read.swap_remove(i),
             None => match self.shorter_defence(pos, kids, len - 2, ctx) {
                 Some(mut s) if s.left == 0 => {
                     s.set_aside += 2;
                     s
                 }
                 _ if ctx.failed => return None,
-                _ => return Defences { read, complete: true }.into_best(),
+                _ => return longest.into_best(),
             },
         };
+        let mut read = longest.read;
         for i in 0..read.len() {
             if read[i].left > 0 || read[i].set_aside > 0 {
                 continue;
