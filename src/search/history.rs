@@ -1,7 +1,8 @@
 //! Move-ordering statistics learnt during a search, owned by each search thread:
 //! the butterfly-style history (by moved piece and destination), the capture history,
-//! the continuation history (a move against the moves 1, 2, 4 and 6 plies before it)
-//! and counter-moves, all updated by one gravity rule. `ThreadTables` bundles them with
+//! the continuation history (a move against the moves 1, 2, 4 and 6 plies before it),
+//! the low-ply history (the first plies from the root, learnt afresh each search) and
+//! counter-moves, all updated by one gravity rule. `ThreadTables` bundles them with
 //! the thread's small mate-probe table so a caller (the `Engine`) can keep them from one
 //! search to the next. Uses `core`, `position` and `mate`.
 
@@ -16,6 +17,8 @@ pub(super) const PIECE_TO: usize = 32 * 81;
 /// before that, then this side's own moves two and three turns back at half weight
 /// (Stockfish's plies; 400-game runs in docs/strength.md, session 37).
 const CONTINUATION_PLIES: [(usize, i32); 4] = [(1, 1), (2, 1), (4, 2), (6, 2)];
+/// Plies from the root with a low-ply history of their own.
+const LOW_PLIES: usize = 5;
 /// Largest magnitude a history entry approaches.
 const HIST_MAX: i32 = 16384;
 /// Entries of each thread's mate-probe table (kept between searches).
@@ -57,6 +60,9 @@ pub struct Histories {
     cont: Vec<i16>,
     /// Counter-moves: `[piece][to]` of the previous move.
     counter: Vec<[Move; 81]>,
+    /// Quiet-move history of the plies next to the root, `[ply][(piece, to)]`: the
+    /// moves that refute there, learnt afresh in each search.
+    low_ply: Vec<[i16; PIECE_TO]>,
 }
 
 impl Histories {
@@ -66,6 +72,7 @@ impl Histories {
             capture: vec![[0; 16]; PIECE_TO],
             cont: vec![0; PIECE_TO * PIECE_TO],
             counter: vec![[Move::NONE; 81]; 32],
+            low_ply: vec![[0; PIECE_TO]; LOW_PLIES],
         }
     }
 
@@ -81,6 +88,14 @@ impl Histories {
         self.cont.fill(0);
         for c in self.counter.iter_mut() {
             c.fill(Move::NONE);
+        }
+        self.new_search();
+    }
+
+    /// Forgets what is learnt per search (the low-ply history).
+    pub fn new_search(&mut self) {
+        for h in self.low_ply.iter_mut() {
+            h.fill(0);
         }
     }
 
@@ -108,6 +123,9 @@ impl Histories {
                 v += self.cont[cont_idx[ply - back] * PIECE_TO + cur] as i32 / divisor;
             }
         }
+        if ply < LOW_PLIES {
+            v += 4 * self.low_ply[ply][cur] as i32 / (1 + ply as i32);
+        }
         v
     }
 
@@ -120,6 +138,9 @@ impl Histories {
             if ply >= back {
                 gravity16(&mut self.cont[cont_idx[ply - back] * PIECE_TO + cur], bonus);
             }
+        }
+        if ply < LOW_PLIES {
+            gravity16(&mut self.low_ply[ply][cur], bonus);
         }
     }
 
@@ -169,5 +190,29 @@ impl ThreadTables {
     /// or disproof stays true).
     pub fn clear_histories(&mut self) {
         self.histories.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+
+    #[test]
+    fn a_new_search_forgets_the_low_ply_history_only() {
+        crate::init();
+        let pos = Position::startpos();
+        let moves = legal_moves(&pos);
+        let (near, deep) = (moves.as_slice()[0], moves.as_slice()[1]);
+        let cont_idx = [0usize; 16];
+        let mut h = Histories::new();
+        h.update_quiet(&pos, near, &cont_idx, 2, history_bonus(6));
+        h.update_quiet(&pos, deep, &cont_idx, 9, history_bonus(6));
+        let (near_before, deep_before) = (h.quiet_score(&pos, near, &cont_idx, 2), h.quiet_score(&pos, deep, &cont_idx, 9));
+        h.new_search();
+        let (near_after, deep_after) = (h.quiet_score(&pos, near, &cont_idx, 2), h.quiet_score(&pos, deep, &cont_idx, 9));
+        assert!(near_after > 0, "the butterfly and continuation parts stay");
+        assert!(near_before > near_after, "the low-ply part goes: {near_before} -> {near_after}");
+        assert_eq!(deep_before, deep_after, "a move learnt past the low plies keeps its score");
     }
 }

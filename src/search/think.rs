@@ -354,6 +354,7 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
     if !cfg.keep_history {
         tables.iter_mut().for_each(ThreadTables::clear_histories);
     }
+    tables.iter_mut().for_each(|t| t.histories.new_search());
     let legal = legal_moves(pos);
     let mut result = SearchResult { best: "resign".into(), ponder: None, score: -VALUE_MATE, depth: 0, nodes: 0, root_probe_ms: 0 };
     let mut root_moves = Vec::new();
