@@ -351,10 +351,12 @@ pub fn think(shared: Arc<Shared>, pos: &Position, limits: &Limits, cfg: &Config,
     shared.tt.new_search();
     // Statistics carried over from the previous move order the next search better:
     // +221 -179 over 400 games at 20,000 nodes a move (docs/strength.md).
+    // The low-ply history is learnt afresh either way (`clear_histories` includes it).
     if !cfg.keep_history {
         tables.iter_mut().for_each(ThreadTables::clear_histories);
+    } else {
+        tables.iter_mut().for_each(|t| t.histories.new_search());
     }
-    tables.iter_mut().for_each(|t| t.histories.new_search());
     let legal = legal_moves(pos);
     let mut result = SearchResult { best: "resign".into(), ponder: None, score: -VALUE_MATE, depth: 0, nodes: 0, root_probe_ms: 0 };
     let mut root_moves = Vec::new();
