@@ -96,7 +96,7 @@ search_params! {
     /// Late-move reductions: ln(depth) * ln(move number) / (this / 100).
     lmr_divisor = 220, [120, 400];
     /// Late-move reductions: one ply less (more) per this much quiet history above (below) 0.
-    lmr_history_div = 8000, [1000, 30000];
+    lmr_history_div = 6000, [1000, 30000];
     /// Quiescence futility: the stand-pat plus this plus the captured piece must reach above alpha.
     qs_futility_margin = 328, [0, 600];
     /// Singular extensions: the least remaining depth at which the table's move is tested.
