@@ -1,8 +1,8 @@
 //! Move-ordering statistics learnt during a search, owned by each search thread:
 //! the butterfly-style history (by moved piece and destination), the capture history,
 //! the continuation history (a move against the moves 1, 2, 4 and 6 plies before it),
-//! the low-ply history (the first plies from the root, learnt afresh each search) and
-//! counter-moves, all updated by one gravity rule. `ThreadTables` bundles them with
+//! and the low-ply history (the first plies from the root, learnt afresh each search),
+//! all updated by one gravity rule. `ThreadTables` bundles them with
 //! the thread's small mate-probe table so a caller (the `Engine`) can keep them from one
 //! search to the next. Uses `core`, `position` and `mate`.
 
@@ -58,8 +58,6 @@ pub struct Histories {
     capture: Vec<[i16; 16]>,
     /// Continuation history: `[(piece, to) of an earlier move][(piece, to) of this move]`.
     cont: Vec<i16>,
-    /// Counter-moves: `[piece][to]` of the previous move.
-    counter: Vec<[Move; 81]>,
     /// Quiet-move history of the plies next to the root, `[ply][(piece, to)]`: the
     /// moves that refute there, learnt afresh in each search.
     low_ply: Vec<[i16; PIECE_TO]>,
@@ -71,7 +69,6 @@ impl Histories {
             quiet: vec![[0; 81]; 32],
             capture: vec![[0; 16]; PIECE_TO],
             cont: vec![0; PIECE_TO * PIECE_TO],
-            counter: vec![[Move::NONE; 81]; 32],
             low_ply: vec![[0; PIECE_TO]; LOW_PLIES],
         }
     }
@@ -86,9 +83,6 @@ impl Histories {
             h.fill(0);
         }
         self.cont.fill(0);
-        for c in self.counter.iter_mut() {
-            c.fill(Move::NONE);
-        }
         self.new_search();
     }
 
@@ -142,27 +136,6 @@ impl Histories {
         }
         if ply < LOW_PLIES {
             gravity16(&mut self.low_ply[ply][cur], bonus);
-        }
-    }
-
-    /// The counter-move recorded against the move that led to `pos` (or `NONE`).
-    #[inline]
-    pub fn counter_move(&self, pos: &Position) -> Move {
-        let prev = pos.state().last_move;
-        if prev.is_ok() {
-            let pc = pos.piece_on(prev.to());
-            self.counter[pc.index()][prev.to().index()]
-        } else {
-            Move::NONE
-        }
-    }
-
-    /// Records `m` as the answer to the move that led to `pos`.
-    pub fn set_counter_move(&mut self, pos: &Position, m: Move) {
-        let prev = pos.state().last_move;
-        if prev.is_ok() {
-            let pc = pos.piece_on(prev.to());
-            self.counter[pc.index()][prev.to().index()] = m;
         }
     }
 }

@@ -158,9 +158,10 @@ pub trait MoveOrder {
 
 /// The lowest score of a capture that does not lose material.
 pub const GOOD_CAPTURE: i32 = 2_000_000;
-/// Scores of the refutations (two killers, the counter-move): below the good captures,
-/// above every quiet history score.
-pub const REFUTATION_SCORES: [i32; 3] = [1_500_000, 1_400_000, 1_300_000];
+/// The quiet moves tried right after the good captures: the node's two killers.
+pub type Refutations = [Move; 2];
+/// Scores of the refutations: below the good captures, above every quiet history score.
+pub const REFUTATION_SCORES: [i32; 2] = [1_500_000, 1_400_000];
 
 /// The main search's picker when not in check: the table's move, then captures
 /// (generated only now), the good ones best first, the refutations, the quiet moves
@@ -177,7 +178,7 @@ pub struct StagedPicker<'a> {
     /// Losing captures, moved to the front of the lists during the good-capture stage.
     bad_end: usize,
     tt_move: Move,
-    refutations: [Move; 3],
+    refutations: Refutations,
     /// Moves handed out so far.
     handed: usize,
     /// Whether the quiet moves past the first few (picked by selection) are sorted.
@@ -186,8 +187,8 @@ pub struct StagedPicker<'a> {
 
 impl<'a> StagedPicker<'a> {
     /// A picker for the position `pos` (not in check) with the table's move `tt_move`
-    /// (tested for legality here) and the refutations (killers, counter-move).
-    pub fn new(pos: &Position, moves: &'a mut MoveList, scores: &'a mut MoveScores, tt_move: Move, refutations: [Move; 3]) -> Self {
+    /// (tested for legality here) and the refutations (the killers).
+    pub fn new(pos: &Position, moves: &'a mut MoveList, scores: &'a mut MoveScores, tt_move: Move, refutations: Refutations) -> Self {
         moves.clear();
         scores.clear();
         let tt_move = if tt_move != Move::NONE && is_generated(pos, tt_move, false) { tt_move } else { Move::NONE };
@@ -342,7 +343,9 @@ mod tests {
             let quiet: Vec<Move> = legal.iter().copied().filter(|&m| !is_tactical(&pos, m)).collect();
             let illegal = Move::from_usi("1a1b").unwrap();
             for (k, tt) in [Move::NONE, illegal, *legal.iter().last().unwrap_or(&Move::NONE)].into_iter().enumerate() {
-                let refutations = [quiet.get(k).copied().unwrap_or(Move::NONE), illegal, quiet.first().copied().unwrap_or(Move::NONE)];
+                // A duplicate pair, an illegal second, an illegal first.
+                let nth = |i: usize| quiet.get(i).copied().unwrap_or(Move::NONE);
+                let refutations = [[nth(0), nth(0)], [nth(1), illegal], [illegal, nth(0)]][k];
                 let (mut moves, mut scores) = (MoveList::new(), MoveScores::new());
                 let mut picker = StagedPicker::new(&pos, &mut moves, &mut scores, tt, refutations);
                 let (mut seen, mut staged_scores) = (Vec::new(), Vec::new());
@@ -352,7 +355,7 @@ mod tests {
                     let refutation = REFUTATION_SCORES.contains(&s);
                     if !refutation && !(s == i32::MAX && i == 0) {
                         // Within a stage best first; stages in falling score bands.
-                        assert!(s <= last || (s < 0 && last >= 0) || last >= REFUTATION_SCORES[2], "{sfen}: {m} {s} after {last}");
+                        assert!(s <= last || (s < 0 && last >= 0) || last >= REFUTATION_SCORES[1], "{sfen}: {m} {s} after {last}");
                     }
                     last = s;
                     seen.push(m);

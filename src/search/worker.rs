@@ -4,7 +4,7 @@
 //! `position`, `movegen`, `eval` and the mate probes of `mate`.
 
 use super::history::{history_bonus, piece_to, ThreadTables};
-use super::movepick::{is_tactical, MoveOrder, MovePicker, MoveScores, StagedPicker, GOOD_CAPTURE, REFUTATION_SCORES};
+use super::movepick::{is_tactical, MoveOrder, MovePicker, MoveScores, StagedPicker, Refutations, GOOD_CAPTURE, REFUTATION_SCORES};
 use super::params;
 use super::report::Sink;
 use super::shared::Shared;
@@ -77,7 +77,7 @@ const MATE_PROBE_NODES: u64 = 200;
 const MATE_PROBE_PV_NODES: u64 = 300;
 /// Ordering score of a killer, the lowest of the "good quiet" scores; captures that
 /// win material score above `GOOD_CAPTURE`.
-const KILLER_SCORE: i32 = REFUTATION_SCORES[2];
+const KILLER_SCORE: i32 = REFUTATION_SCORES[1];
 
 /// What every move of a node shares.
 #[derive(Copy, Clone)]
