@@ -104,7 +104,7 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
 
 /// Whether `m` is among the legal moves `generate` lists with `all_promos` (without
 /// it, the unpromoted pawn, bishop and rook moves that could promote are left out):
-/// the test a move from a table or a killer slot passes before it is searched.
+/// the test a move from the transposition table passes before it is searched.
 pub fn is_generated(pos: &Position, m: Move, all_promos: bool) -> bool {
     if !m.is_ok() {
         return false;

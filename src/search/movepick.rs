@@ -1,6 +1,6 @@
 //! The move pickers: they hand out a node's moves best first. `StagedPicker` (the main
-//! search, not in check) generates by stages: the table's move, captures, refutations,
-//! and the quiet moves only when the node gets that far. `MovePicker` takes a list
+//! search, not in check) generates by stages: the table's move, captures, and the quiet
+//! moves only when the node gets that far. `MovePicker` takes a list
 //! generated at once and scored by the caller (the root, evasions, quiescence). Both
 //! find the best of the rest by a selection step for the first moves (most cut-offs
 //! happen there) and sort the remainder once (n log n instead of n^2). At the root the
@@ -135,7 +135,6 @@ enum Stage {
     TtMove,
     GenerateCaptures,
     GoodCaptures,
-    Refutations,
     GenerateQuiets,
     Quiets,
     BadCaptures,
@@ -152,20 +151,16 @@ pub fn is_tactical(pos: &Position, m: Move) -> bool {
 pub trait MoveOrder {
     /// A capture or pawn promotion: at least `GOOD_CAPTURE` when it does not lose material.
     fn tactical_score(&self, m: Move) -> i32;
-    /// A quiet move that is neither the table's move nor a refutation.
+    /// A quiet move other than the table's move.
     fn quiet_score(&self, m: Move) -> i32;
 }
 
 /// The lowest score of a capture that does not lose material.
 pub const GOOD_CAPTURE: i32 = 2_000_000;
-/// The quiet moves tried right after the good captures: the node's two killers.
-pub type Refutations = [Move; 2];
-/// Scores of the refutations: below the good captures, above every quiet history score.
-pub const REFUTATION_SCORES: [i32; 2] = [1_500_000, 1_400_000];
 
 /// The main search's picker when not in check: the table's move, then captures
-/// (generated only now), the good ones best first, the refutations, the quiet moves
-/// (generated only if reached), and last the losing captures. A node cut off by an
+/// (generated only now), the good ones best first, the quiet moves (generated only if
+/// reached), and last the losing captures. A node cut off by an
 /// early move never generates or scores its quiet moves. Scores are those the one-list
 /// picker would give, so the order is the same but for ties.
 pub struct StagedPicker<'a> {
@@ -178,7 +173,6 @@ pub struct StagedPicker<'a> {
     /// Losing captures, moved to the front of the lists during the good-capture stage.
     bad_end: usize,
     tt_move: Move,
-    refutations: Refutations,
     /// Moves handed out so far.
     handed: usize,
     /// Whether the quiet moves past the first few (picked by selection) are sorted.
@@ -187,13 +181,13 @@ pub struct StagedPicker<'a> {
 
 impl<'a> StagedPicker<'a> {
     /// A picker for the position `pos` (not in check) with the table's move `tt_move`
-    /// (tested for legality here) and the refutations (the killers).
-    pub fn new(pos: &Position, moves: &'a mut MoveList, scores: &'a mut MoveScores, tt_move: Move, refutations: Refutations) -> Self {
+    /// (tested for legality here).
+    pub fn new(pos: &Position, moves: &'a mut MoveList, scores: &'a mut MoveScores, tt_move: Move) -> Self {
         moves.clear();
         scores.clear();
         let tt_move = if tt_move != Move::NONE && is_generated(pos, tt_move, false) { tt_move } else { Move::NONE };
         let stage = if tt_move == Move::NONE { Stage::GenerateCaptures } else { Stage::TtMove };
-        StagedPicker { moves, scores, stage, cur: 0, end: 0, bad_end: 0, tt_move, refutations, handed: 0, quiets_sorted: false }
+        StagedPicker { moves, scores, stage, cur: 0, end: 0, bad_end: 0, tt_move, handed: 0, quiets_sorted: false }
     }
 
     /// Moves handed out so far (zero after the last one: the position has no legal move).
@@ -248,25 +242,13 @@ impl<'a> StagedPicker<'a> {
                     // Only the losing captures stay; the quiet moves go after them.
                     self.moves.truncate(self.bad_end);
                     self.scores.truncate(self.bad_end);
-                    self.cur = 0;
-                    self.stage = Stage::Refutations;
-                }
-                Stage::Refutations => {
-                    while self.cur < self.refutations.len() {
-                        let (i, m) = (self.cur, self.refutations[self.cur]);
-                        self.cur += 1;
-                        let fresh = m != Move::NONE && m != self.tt_move && !self.refutations[..i].contains(&m);
-                        if fresh && !is_tactical(pos, m) && is_generated(pos, m, false) {
-                            return Some((m, REFUTATION_SCORES[i]));
-                        }
-                    }
                     self.stage = Stage::GenerateQuiets;
                 }
                 Stage::GenerateQuiets => {
                     let start = self.moves.len();
                     generate(pos, GenType::Quiets, false, self.moves);
                     for &m in &self.moves.as_slice()[start..] {
-                        let s = if m == self.tt_move || self.refutations.contains(&m) { i32::MIN } else { order.quiet_score(m) };
+                        let s = if m == self.tt_move { i32::MIN } else { order.quiet_score(m) };
                         self.scores.push(s);
                     }
                     (self.cur, self.end) = (start, self.moves.len());
@@ -326,8 +308,8 @@ mod tests {
 
     /// On every perft-suite position not in check, the staged picker hands out each move
     /// of `generate(Legal)` exactly once: the table's move first, then good captures,
-    /// the legal quiet refutations, quiet moves and losing captures, each stage best
-    /// first; an illegal table move or refutation is never handed out.
+    /// quiet moves and losing captures, each stage best first; an illegal table move is
+    /// never handed out.
     #[test]
     fn staged_picker_hands_out_every_legal_move_once_in_stage_order() {
         crate::init();
@@ -340,22 +322,18 @@ mod tests {
             }
             let mut legal = MoveList::new();
             generate(&pos, GenType::Legal, false, &mut legal);
-            let quiet: Vec<Move> = legal.iter().copied().filter(|&m| !is_tactical(&pos, m)).collect();
             let illegal = Move::from_usi("1a1b").unwrap();
-            for (k, tt) in [Move::NONE, illegal, *legal.iter().last().unwrap_or(&Move::NONE)].into_iter().enumerate() {
-                // A duplicate pair, an illegal second, an illegal first.
-                let nth = |i: usize| quiet.get(i).copied().unwrap_or(Move::NONE);
-                let refutations = [[nth(0), nth(0)], [nth(1), illegal], [illegal, nth(0)]][k];
+            let quiet_tt = legal.iter().copied().find(|&m| !is_tactical(&pos, m)).unwrap_or(Move::NONE);
+            for tt in [Move::NONE, illegal, *legal.iter().last().unwrap_or(&Move::NONE), quiet_tt] {
                 let (mut moves, mut scores) = (MoveList::new(), MoveScores::new());
-                let mut picker = StagedPicker::new(&pos, &mut moves, &mut scores, tt, refutations);
+                let mut picker = StagedPicker::new(&pos, &mut moves, &mut scores, tt);
                 let (mut seen, mut staged_scores) = (Vec::new(), Vec::new());
                 let mut last = i32::MAX;
                 while let Some((i, m, s)) = picker.next_move(&pos, &BitsOrder) {
                     assert_eq!(i, seen.len());
-                    let refutation = REFUTATION_SCORES.contains(&s);
-                    if !refutation && !(s == i32::MAX && i == 0) {
+                    if !(s == i32::MAX && i == 0) {
                         // Within a stage best first; stages in falling score bands.
-                        assert!(s <= last || (s < 0 && last >= 0) || last >= REFUTATION_SCORES[1], "{sfen}: {m} {s} after {last}");
+                        assert!(s <= last || (s < 0 && last >= 0), "{sfen}: {m} {s} after {last}");
                     }
                     last = s;
                     seen.push(m);
@@ -369,8 +347,6 @@ mod tests {
                         i32::MAX
                     } else if is_tactical(&pos, m) {
                         BitsOrder.tactical_score(m)
-                    } else if let Some(i) = refutations.iter().position(|&r| r == m) {
-                        REFUTATION_SCORES[i]
                     } else {
                         BitsOrder.quiet_score(m)
                     }
