@@ -1,11 +1,11 @@
 //! The move pickers: they hand out a node's moves best first. `StagedPicker` (the main
 //! search, not in check) generates by stages: the table's move, captures, and the quiet
-//! moves only when the node gets that far. `MovePicker` takes a list
-//! generated at once and scored by the caller (the root, evasions, quiescence). Both
-//! find the best of the rest by a selection step for the first moves (most cut-offs
-//! happen there) and sort the remainder once (n log n instead of n^2). At the root the
-//! order is the root moves' own (sorted by the previous iteration). Uses `core`,
-//! `movegen` and `position`.
+//! moves only when the node gets that far. `MovePicker` takes a list generated at once
+//! and scored by the caller (the root, evasions, quiescence). Both find the best of the
+//! rest by a selection step for the first moves (most cut-offs happen there) and sort
+//! the remainder once (n log n instead of n^2). At the root the order is the root
+//! moves' own (sorted by the previous iteration). Uses `core`, `movegen` and
+//! `position`.
 
 use crate::core::bounded::BoundedVec;
 use crate::core::types::{Move, PieceType};
@@ -160,9 +160,9 @@ pub const GOOD_CAPTURE: i32 = 2_000_000;
 
 /// The main search's picker when not in check: the table's move, then captures
 /// (generated only now), the good ones best first, the quiet moves (generated only if
-/// reached), and last the losing captures. A node cut off by an
-/// early move never generates or scores its quiet moves. Scores are those the one-list
-/// picker would give, so the order is the same but for ties.
+/// reached), and last the losing captures. A node cut off by an early move never
+/// generates or scores its quiet moves. Scores are those the one-list picker would
+/// give, so the order is the same but for ties.
 pub struct StagedPicker<'a> {
     moves: &'a mut MoveList,
     scores: &'a mut MoveScores,

@@ -1,7 +1,6 @@
 //! Move ordering and its learning in the main and quiescence searches: the scores the
 //! move pickers sort by (table move, captures by SEE and victim, quiet histories), and
-//! the history updates after a cut-off. A
-//! child of `worker`, whose state it shares.
+//! the history updates after a cut-off. A child of `worker`, whose state it shares.
 
 use super::*;
 
