@@ -390,6 +390,16 @@ impl Worker {
         None
     }
 
+    /// Quiet moves searched at a node of depth 8 or less before late-move pruning skips
+    /// the rest: `lmp_base + d²`, twice the square where the evaluation is improving
+    /// and at PV nodes. (PV nodes were exempt until session 57, as they are in
+    /// Stockfish; pruning them at the improving count, as YaneuraOu prunes them: +57
+    /// +/- 24 Elo over 800 games.)
+    fn move_count_limit(node: &Node) -> i32 {
+        let per_depth = if node.improving || node.pv { 2 } else { 1 };
+        params::lmp_base() + node.depth * node.depth * per_depth
+    }
+
     /// Pruning of one move before it is made: move count, futility, history and SEE
     /// for quiet moves, SEE for checking moves and losing captures. In check the same
     /// rules apply to the evasions (interposing drops are most of them), futility aside:
@@ -404,7 +414,7 @@ impl Worker {
         } else if c.quiet {
             // The depth this move would be searched to after its late-move reduction.
             let lmr_depth = (depth - 1 - lmr(depth, c.number)).max(0);
-            (!node.pv && depth <= 8 && c.number > params::lmp_base() + depth * depth * if node.improving { 2 } else { 1 })
+            (depth <= 8 && c.number > Self::move_count_limit(node))
                 || (!node.in_check
                     && lmr_depth <= params::futility_max_depth()
                     && node.eval + params::futility_base() + params::futility_per_depth() * lmr_depth <= alpha)
