@@ -390,14 +390,14 @@ impl Worker {
         None
     }
 
-    /// Quiet moves searched at a node of depth 8 or less before late-move pruning skips
-    /// the rest: `lmp_base + d²`, twice the square where the evaluation is improving
-    /// and at PV nodes. (PV nodes were exempt until session 57, as they are in
-    /// Stockfish; pruning them at the improving count, as YaneuraOu prunes them: +57
-    /// +/- 24 Elo over 800 games.)
-    fn move_count_limit(node: &Node) -> i32 {
+    /// Whether late-move pruning skips the quiet move numbered `number`: at a node of
+    /// depth 8 or less, past `lmp_base + d²` moves, twice the square where the
+    /// evaluation is improving and at PV nodes. (PV nodes were exempt until session 57,
+    /// as they are in Stockfish; pruning them at the improving count, as YaneuraOu
+    /// prunes them: +57 +/- 24 Elo over 800 games.)
+    fn past_move_count(node: &Node, number: i32) -> bool {
         let per_depth = if node.improving || node.pv { 2 } else { 1 };
-        params::lmp_base() + node.depth * node.depth * per_depth
+        node.depth <= 8 && number > params::lmp_base() + node.depth * node.depth * per_depth
     }
 
     /// Pruning of one move before it is made: move count, futility, history and SEE
@@ -414,7 +414,7 @@ impl Worker {
         } else if c.quiet {
             // The depth this move would be searched to after its late-move reduction.
             let lmr_depth = (depth - 1 - lmr(depth, c.number)).max(0);
-            (depth <= 8 && c.number > Self::move_count_limit(node))
+            Self::past_move_count(node, c.number)
                 || (!node.in_check
                     && lmr_depth <= params::futility_max_depth()
                     && node.eval + params::futility_base() + params::futility_per_depth() * lmr_depth <= alpha)
