@@ -367,12 +367,14 @@ impl Worker {
     }
 
     /// Reverse futility and null-move pruning (non-PV nodes not in check): the value
-    /// to return when the node is pruned.
+    /// to return when the node is pruned. Reverse futility returns a third of the way
+    /// from beta to the evaluation (Stockfish's and YaneuraOu's blend; the evaluation
+    /// itself until session 58), so a bound far above beta does not go into the table.
     fn prune_node(&mut self, node: &Node) -> Option<i32> {
         let (eval, beta, depth, ply) = (node.eval, node.beta, node.depth, node.ply);
         let margin = params::rfp_margin() - if node.improving { params::rfp_improving() } else { 0 };
         if depth < params::rfp_max_depth() && eval - margin * depth >= beta {
-            return Some(eval);
+            return Some(beta + (eval - beta) / 3);
         }
         if depth >= 2 && eval >= beta && self.pos.state().last_move != Move::NULL {
             let r = params::nmp_base() + depth / params::nmp_depth_div() + ((eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
