@@ -369,7 +369,8 @@ impl Worker {
     /// Reverse futility and null-move pruning (non-PV nodes not in check): the value
     /// to return when the node is pruned. Reverse futility returns a third of the way
     /// from beta to the evaluation (Stockfish's and YaneuraOu's blend; the evaluation
-    /// itself until session 58), so a bound far above beta does not go into the table.
+    /// itself until session 58), so the parent is not handed a bound far above beta on
+    /// the strength of a static evaluation alone. Nothing is stored here.
     fn prune_node(&mut self, node: &Node) -> Option<i32> {
         let (eval, beta, depth, ply) = (node.eval, node.beta, node.depth, node.ply);
         let margin = params::rfp_margin() - if node.improving { params::rfp_improving() } else { 0 };
