@@ -93,6 +93,9 @@ struct Node {
     eval: i32,
     improving: bool,
     in_check: bool,
+    /// The null move was mated: the opponent threatens mate, so quiet moves are
+    /// neither pruned by count, futility or history nor reduced as much.
+    threat: bool,
 }
 
 /// One move about to be searched.
@@ -371,7 +374,7 @@ impl Worker {
     /// from beta to the evaluation (Stockfish's and YaneuraOu's blend; the evaluation
     /// itself until session 58), so the parent is not handed a bound far above beta on
     /// the strength of a static evaluation alone. Nothing is stored here.
-    fn prune_node(&mut self, node: &Node) -> Option<i32> {
+    fn prune_node(&mut self, node: &mut Node) -> Option<i32> {
         let (eval, beta, depth, ply) = (node.eval, node.beta, node.depth, node.ply);
         let margin = params::rfp_margin() - if node.improving { params::rfp_improving() } else { 0 };
         if depth < params::rfp_max_depth() && eval - margin * depth >= beta {
@@ -389,6 +392,7 @@ impl Worker {
             if v >= beta {
                 return Some(if v >= MATE_IN_MAX { beta } else { v });
             }
+            node.threat = v <= -MATE_IN_MAX;
         }
         None
     }
@@ -417,11 +421,13 @@ impl Worker {
         } else if c.quiet {
             // The depth this move would be searched to after its late-move reduction.
             let lmr_depth = (depth - 1 - lmr(depth, c.number)).max(0);
-            Self::past_move_count(node, c.number)
+            (!node.threat && Self::past_move_count(node, c.number))
                 || (!node.in_check
+                    && !node.threat
                     && lmr_depth <= params::futility_max_depth()
                     && node.eval + params::futility_base() + params::futility_per_depth() * lmr_depth <= alpha)
-                || (lmr_depth <= params::history_prune_depth()
+                || (!node.threat
+                    && lmr_depth <= params::history_prune_depth()
                     && c.score < -params::history_prune_margin() * depth
                     && c.number > 2)
                 || !see_ge(&self.pos, c.mv, -params::quiet_see_margin() * lmr_depth * lmr_depth)
@@ -442,6 +448,9 @@ impl Worker {
         }
         if node.cut {
             r += 1;
+        }
+        if node.threat {
+            r -= 1;
         }
         if !node.improving {
             r += 1;
@@ -624,9 +633,9 @@ impl Worker {
         }
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
-        let node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check };
+        let mut node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check, threat: false };
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_IN_MAX {
-            if let Some(v) = self.prune_node(&node) {
+            if let Some(v) = self.prune_node(&mut node) {
                 return v;
             }
         }
