@@ -252,6 +252,7 @@ fn do_undo_restores_everything_and_keys_are_incremental() {
             p.do_move(m);
             let fresh = pos(&p.to_sfen());
             assert_eq!(fresh.key(), p.key(), "incremental key after {m} in {sfen}");
+            assert_eq!(fresh.state().class_keys, p.state().class_keys, "part keys after {m} in {sfen}");
             assert_eq!(fresh.checkers(), p.checkers());
             assert_eq!(fresh.pinned(), p.pinned());
             p.undo_move(m);

@@ -8,10 +8,12 @@ use crate::core::types::{Color, Hand, Move, Piece, PieceType, Square};
 use crate::core::zobrist;
 use std::fmt;
 
+mod class_keys;
 pub mod rules;
 pub mod see;
 mod sfen;
 
+pub use class_keys::ClassKeys;
 pub use sfen::{write_sfen, SfenError};
 
 /// SFEN of the even-game start position.
@@ -24,6 +26,8 @@ pub struct StateInfo {
     pub key: u64,
     /// Key of the board and side to move only (for superior/inferior detection).
     pub board_key: u64,
+    /// Keys of the pawns, the minor pieces and each side's other pieces with its hand.
+    pub class_keys: ClassKeys,
     /// Hand of the side to move in this state.
     pub hand: Hand,
     /// Enemy pieces giving check to the side to move.
@@ -86,8 +90,10 @@ impl Position {
 
     fn init_state(&mut self) {
         let mut board_key = 0;
+        let mut class_keys = ClassKeys::default();
         for sq in self.occupied() {
             board_key ^= zobrist::piece_key(self.board[sq.index()], sq);
+            class_keys.toggle_piece(self.board[sq.index()], sq);
         }
         if self.side == Color::White {
             board_key ^= zobrist::side_key();
@@ -96,11 +102,13 @@ impl Position {
         for c in Color::ALL {
             for pt in PieceType::HAND {
                 key ^= zobrist::hand_key(c, pt, self.hands[c.index()].count(pt));
+                class_keys.change_hand(c, pt, 0, self.hands[c.index()].count(pt));
             }
         }
         let mut st = StateInfo {
             key,
             board_key,
+            class_keys,
             hand: self.hands[self.side.index()],
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
@@ -364,6 +372,7 @@ impl Position {
         let prev = *self.state();
         let mut key = prev.key ^ zobrist::side_key();
         let mut board_key = prev.board_key ^ zobrist::side_key();
+        let mut class_keys = prev.class_keys;
         let to = m.to();
         let mut captured = Piece::NONE;
         if m.is_drop() {
@@ -371,11 +380,13 @@ impl Position {
             let hand = &mut self.hands[us.index()];
             let n = hand.count(pt);
             key ^= zobrist::hand_key(us, pt, n) ^ zobrist::hand_key(us, pt, n - 1);
+            class_keys.change_hand(us, pt, n, n - 1);
             hand.remove(pt);
             let pc = Piece::new(us, pt);
             self.put_piece(pc, to);
             key ^= zobrist::piece_key(pc, to);
             board_key ^= zobrist::piece_key(pc, to);
+            class_keys.toggle_piece(pc, to);
         } else {
             let from = m.from();
             let pc = self.board[from.index()];
@@ -386,10 +397,12 @@ impl Position {
                 let hand = &mut self.hands[us.index()];
                 let n = hand.count(hpt);
                 key ^= zobrist::hand_key(us, hpt, n) ^ zobrist::hand_key(us, hpt, n + 1);
+                class_keys.change_hand(us, hpt, n, n + 1);
                 hand.add(hpt);
                 let k = zobrist::piece_key(captured, to);
                 key ^= k;
                 board_key ^= k;
+                class_keys.toggle_piece(captured, to);
             }
             self.remove_piece(pc, from);
             let moved = if m.is_promotion() { Piece::new(us, pc.kind().promote()) } else { pc };
@@ -397,6 +410,8 @@ impl Position {
             let k = zobrist::piece_key(pc, from) ^ zobrist::piece_key(moved, to);
             key ^= k;
             board_key ^= k;
+            class_keys.toggle_piece(pc, from);
+            class_keys.toggle_piece(moved, to);
         }
         self.side = them;
         self.game_ply += 1;
@@ -406,6 +421,7 @@ impl Position {
         let st = StateInfo {
             key,
             board_key,
+            class_keys,
             hand: self.hands[them.index()],
             checkers,
             pinned: self.compute_pinned(them),
@@ -452,6 +468,7 @@ impl Position {
         let st = StateInfo {
             key: prev.key ^ zobrist::side_key(),
             board_key: prev.board_key ^ zobrist::side_key(),
+            class_keys: prev.class_keys,
             hand: self.hands[self.side.index()],
             checkers: Bitboard::EMPTY,
             pinned: self.compute_pinned(self.side),

@@ -2,10 +2,11 @@
 //! the butterfly-style history (by moved piece and destination), the capture history,
 //! the continuation history (a move against the moves 1, 2, 4 and 6 plies before it),
 //! and the low-ply history (the first plies from the root, learnt afresh each search),
-//! all updated by one gravity rule. `ThreadTables` bundles them with
-//! the thread's small mate-probe table so a caller (the `Engine`) can keep them from one
-//! search to the next. Uses `core`, `position` and `mate`.
+//! all updated by one gravity rule. `ThreadTables` bundles them with the thread's
+//! correction histories (`correction`) and small mate-probe table so a caller (the
+//! `Engine`) can keep them from one search to the next. Uses `core`, `position` and `mate`.
 
+use super::correction::Corrections;
 use crate::core::types::Move;
 use crate::mate::Solver;
 use crate::position::Position;
@@ -146,6 +147,8 @@ impl Histories {
 pub struct ThreadTables {
     /// Move-ordering statistics.
     pub histories: Histories,
+    /// Corrections of the static evaluation.
+    pub corrections: Corrections,
     /// Small df-pn solver for mate probes inside the tree.
     pub mate: Solver,
 }
@@ -159,13 +162,14 @@ impl Default for ThreadTables {
 impl ThreadTables {
     /// Fresh tables.
     pub fn new() -> ThreadTables {
-        ThreadTables { histories: Histories::new(), mate: Solver::for_nodes(MATE_PROBE_TABLE) }
+        ThreadTables { histories: Histories::new(), corrections: Corrections::new(), mate: Solver::for_nodes(MATE_PROBE_TABLE) }
     }
 
-    /// Forgets the move-ordering statistics; the mate probes' table is kept (a proof
-    /// or disproof stays true).
+    /// Forgets the move-ordering statistics and the corrections; the mate probes'
+    /// table is kept (a proof or disproof stays true).
     pub fn clear_histories(&mut self) {
         self.histories.clear();
+        self.corrections.clear();
     }
 }
 

@@ -6,6 +6,7 @@
 //! and what the search reports to its caller (`report`). Lazy SMP runs several workers
 //! on one table. Uses `core`, `position`, `movegen`, `eval` and `mate` (probes).
 
+pub mod correction;
 pub mod history;
 pub mod leaf;
 pub mod movepick;

@@ -351,21 +351,42 @@ impl Worker {
         Ok((alpha, beta))
     }
 
-    /// The node's static evaluation, sharpened by the table's score where its bound allows.
-    fn node_eval(&self, in_check: bool, tte: Option<TtEntry>, ply: usize) -> i32 {
+    /// The node's evaluation: `(eval, static_eval, correction)`, where `static_eval` is
+    /// the static evaluation (the table's when it has one) plus `correction`, the
+    /// correction histories' value, and `eval` that sharpened by the table's score where
+    /// its bound allows. The table keeps evaluations without the correction.
+    fn node_eval(&self, in_check: bool, tte: Option<TtEntry>, ply: usize) -> (i32, i32, i32) {
         if in_check {
-            -VALUE_INF
-        } else if let Some(e) = tte {
-            let mut ev = if e.eval.abs() < MATE_IN_MAX { e.eval } else { self.static_eval(ply) };
+            return (-VALUE_INF, -VALUE_INF, 0);
+        }
+        let correction = self.tables.corrections.value(&self.pos, &self.cont_idx, ply);
+        let raw = match tte {
+            Some(e) if e.eval.abs() < MATE_IN_MAX => e.eval,
+            _ => self.static_eval(ply),
+        };
+        let static_eval = (raw + correction).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1);
+        let mut ev = static_eval;
+        if let Some(e) = tte {
             let v = from_tt(e.score, ply);
             if v.abs() < MATE_IN_MAX
                 && (e.bound == Bound::Exact || (e.bound == Bound::Lower && v > ev) || (e.bound == Bound::Upper && v < ev))
             {
                 ev = v;
             }
-            ev
-        } else {
-            self.static_eval(ply)
+        }
+        (ev, static_eval, correction)
+    }
+
+    /// Teaches the correction histories the searched value `best` of a node (not in
+    /// check) whose corrected static evaluation was `static_eval`, where the value's
+    /// bound says which way the evaluation was wrong and the best move was no capture.
+    fn learn_correction(&mut self, node: &Node, best: i32, best_move: Move, static_eval: i32) {
+        let (beta, depth, ply) = (node.beta, node.depth, node.ply);
+        let capture = best_move != Move::NONE && !self.is_quiet(best_move);
+        let below = best < static_eval && best < beta;
+        let above = best > static_eval && best_move != Move::NONE;
+        if !capture && (below || above) && best.abs() < MATE_IN_MAX {
+            self.tables.corrections.update(&self.pos, &self.cont_idx, ply, depth, best, static_eval);
         }
     }
 
@@ -625,11 +646,11 @@ impl Worker {
         if !root && declaration(&self.pos, self.cfg.entering_king).is_some() {
             return mate_in(ply + 1);
         }
-        let eval = self.node_eval(in_check, tte, ply);
+        let (eval, static_eval, correction) = self.node_eval(in_check, tte, ply);
         if tte.is_none() && !in_check {
             // Kept at once (as YaneuraOu does): a node cut off by reverse futility or a
             // null move stores nothing else, and its next visit then skips the network.
-            self.shared.tt.store(key, Move::NONE, 0, eval, DEPTH_UNSEARCHED, Bound::None);
+            self.shared.tt.store(key, Move::NONE, 0, eval - correction, DEPTH_UNSEARCHED, Bound::None);
         }
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
@@ -731,8 +752,11 @@ impl Worker {
         if singular_search {
             return best;
         }
+        if !in_check {
+            self.learn_correction(&node, best, best_move, static_eval);
+        }
         let bound = Self::node_bound(best, beta, pv_node, old_alpha);
-        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, depth, bound);
+        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { eval - correction }, depth, bound);
         best
     }
 }

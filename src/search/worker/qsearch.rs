@@ -42,17 +42,20 @@ impl Worker {
         let tt_move = tte.map(|e| e.mv).unwrap_or(Move::NONE);
         let mut best;
         let stand;
+        // The static evaluation before its correction, which the table keeps.
+        let mut raw = 0;
         if in_check {
             best = -VALUE_INF;
             stand = -VALUE_INF;
         } else {
-            stand = match tte {
+            raw = match tte {
                 Some(e) if e.eval.abs() < MATE_IN_MAX && e.eval != 0 => e.eval,
                 _ => self.static_eval(ply),
             };
+            stand = (raw + self.tables.corrections.value(&self.pos, &self.cont_idx, ply)).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1);
             if stand >= beta {
                 if tte.is_none() {
-                    self.shared.tt.store(key, Move::NONE, to_tt(stand, ply), stand, DEPTH_UNSEARCHED, Bound::Lower);
+                    self.shared.tt.store(key, Move::NONE, to_tt(stand, ply), raw, DEPTH_UNSEARCHED, Bound::Lower);
                 }
                 return stand;
             }
@@ -137,7 +140,7 @@ impl Worker {
             best = mated_in(ply);
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, -1, bound);
+        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { raw }, -1, bound);
         best
     }
 
