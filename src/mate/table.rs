@@ -322,7 +322,7 @@ impl MateTable {
         if r.pn == 0 || r.dn == 0 {
             return Some(r);
         }
-        let Some(bucket) = self.live(key) else { return None };
+        let bucket = self.live(key)?;
         let held = bucket.keys.iter().zip(&bucket.entries).any(|(k, e)| *k == key && e.amount > 0 && e.hand == hand && e.pn > 0 && e.dn > 0 && e.pn < INF && e.dn < INF);
         held.then_some(r)
     }

@@ -1,21 +1,24 @@
 //! Correction histories: what the searches of positions sharing a part (the pawns, the
-//! minor pieces, one side's other pieces with its hand) found against their static
-//! evaluation, added to the evaluation of the next position with that part. Stockfish's
-//! and YaneuraOu's pawn, minor-piece and non-pawn corrections, indexed by the part keys
-//! `Position` keeps move by move (`ClassKeys`), one table set per search thread.
-//! Uses `position`.
+//! minor pieces, one side's other pieces with its hand) or reached by the same moves
+//! found against their static evaluation, added to the evaluation of the next position
+//! with that part or those moves. Stockfish's and YaneuraOu's pawn, minor-piece,
+//! non-pawn and continuation corrections, indexed by the part keys `Position` keeps move
+//! by move (`ClassKeys`) and by the last moves' `(piece, to)` indices; one set of tables
+//! per search thread. Uses `position`.
 
 use super::history::PIECE_TO;
 use crate::position::Position;
 
-/// Entries of each table (by the low bits of a part key), per side to move.
+/// Entries of each part table (by bits 1-14 of a part key; bit 0 is the side to move's
+/// in the full key only), per side to move.
 const ENTRIES: usize = 1 << 14;
 /// Largest magnitude an entry approaches.
 const LIMIT: i32 = 1024;
 /// Largest update of one search result.
 const MAX_BONUS: i32 = LIMIT / 4;
-/// Weights of the pawn, minor-piece and non-pawn corrections (YaneuraOu's, over
-/// `WEIGHT_SCALE`): an entry at its limit moves the evaluation by about a pawn.
+/// Weights of the pawn, minor-piece, non-pawn and continuation corrections
+/// (YaneuraOu's, over `WEIGHT_SCALE`): a part entry at its limit moves the evaluation
+/// by about a pawn.
 const PAWN_WEIGHT: i32 = 12153;
 const MINOR_WEIGHT: i32 = 8620;
 const NON_PAWN_WEIGHT: i32 = 12355;
@@ -37,11 +40,16 @@ impl Table {
 
     #[inline(always)]
     fn update(&mut self, key: u64, side: usize, bonus: i32) {
-        let e = &mut self.0[(key >> 1) as usize % ENTRIES][side];
-        let mut v = *e as i32;
-        v += bonus - v * bonus.abs() / LIMIT;
-        *e = v.clamp(-LIMIT, LIMIT) as i16;
+        gravity(&mut self.0[(key >> 1) as usize % ENTRIES][side], bonus);
     }
+}
+
+/// Moves an entry towards `±LIMIT` by `bonus`, less as it nears it.
+#[inline(always)]
+fn gravity(e: &mut i16, bonus: i32) {
+    let mut v = *e as i32;
+    v += bonus - v * bonus.abs() / LIMIT;
+    *e = v.clamp(-LIMIT, LIMIT) as i16;
 }
 
 /// The correction tables of one search thread.
@@ -108,10 +116,7 @@ impl Corrections {
         self.non_pawn[0].update(k.non_pawn[0], side, bonus);
         self.non_pawn[1].update(k.non_pawn[1], side, bonus);
         for i in continuation_slots(cont_idx, ply).into_iter().flatten() {
-            let e = &mut self.continuation[i];
-            let mut v = *e as i32;
-            v += bonus - v * bonus.abs() / LIMIT;
-            *e = v.clamp(-LIMIT, LIMIT) as i16;
+            gravity(&mut self.continuation[i], bonus);
         }
     }
 }
