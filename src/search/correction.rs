@@ -66,11 +66,7 @@ pub struct Corrections {
 #[inline(always)]
 fn continuation_slots(cont_idx: &[usize], ply: usize) -> [Option<usize>; 2] {
     let slot = |back: usize| (ply >= back).then(|| cont_idx[ply - back] * PIECE_TO + cont_idx[ply - 1]);
-    if ply == 0 {
-        [None, None]
-    } else {
-        [slot(2), slot(4)]
-    }
+    [slot(2), slot(4)]
 }
 
 impl Corrections {

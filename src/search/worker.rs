@@ -359,12 +359,11 @@ impl Worker {
         if in_check {
             return (-VALUE_INF, -VALUE_INF, 0);
         }
-        let correction = self.tables.corrections.value(&self.pos, &self.cont_idx, ply);
         let raw = match tte {
             Some(e) if e.eval.abs() < MATE_IN_MAX => e.eval,
             _ => self.static_eval(ply),
         };
-        let static_eval = (raw + correction).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1);
+        let (static_eval, correction) = self.corrected(raw, ply);
         let mut ev = static_eval;
         if let Some(e) = tte {
             let v = from_tt(e.score, ply);
@@ -375,6 +374,13 @@ impl Worker {
             }
         }
         (ev, static_eval, correction)
+    }
+
+    /// A static evaluation `raw` at `ply` with the correction histories' value added
+    /// (kept out of the mate range), and that value.
+    fn corrected(&self, raw: i32, ply: usize) -> (i32, i32) {
+        let correction = self.tables.corrections.value(&self.pos, &self.cont_idx, ply);
+        ((raw + correction).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1), correction)
     }
 
     /// Teaches the correction histories the searched value `best` of a node (not in

@@ -52,7 +52,7 @@ impl Worker {
                 Some(e) if e.eval.abs() < MATE_IN_MAX && e.eval != 0 => e.eval,
                 _ => self.static_eval(ply),
             };
-            stand = (raw + self.tables.corrections.value(&self.pos, &self.cont_idx, ply)).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1);
+            stand = self.corrected(raw, ply).0;
             if stand >= beta {
                 if tte.is_none() {
                     self.shared.tt.store(key, Move::NONE, to_tt(stand, ply), raw, DEPTH_UNSEARCHED, Bound::Lower);
