@@ -6,7 +6,7 @@
 //! by move (`ClassKeys`) and by the last moves' `(piece, to)` indices; one set of tables
 //! per search thread. Uses `position`.
 
-use super::history::PIECE_TO;
+use super::history::{gravity16, PIECE_TO};
 use crate::position::Position;
 
 /// Entries of each part table (by bits 1-14 of a part key; bit 0 is the side to move's
@@ -40,16 +40,8 @@ impl Table {
 
     #[inline(always)]
     fn update(&mut self, key: u64, side: usize, bonus: i32) {
-        gravity(&mut self.0[(key >> 1) as usize % ENTRIES][side], bonus);
+        gravity16(&mut self.0[(key >> 1) as usize % ENTRIES][side], bonus, LIMIT);
     }
-}
-
-/// Moves an entry towards `±LIMIT` by `bonus`, less as it nears it.
-#[inline(always)]
-fn gravity(e: &mut i16, bonus: i32) {
-    let mut v = *e as i32;
-    v += bonus - v * bonus.abs() / LIMIT;
-    *e = v.clamp(-LIMIT, LIMIT) as i16;
 }
 
 /// The correction tables of one search thread.
@@ -112,7 +104,7 @@ impl Corrections {
         self.non_pawn[0].update(k.non_pawn[0], side, bonus);
         self.non_pawn[1].update(k.non_pawn[1], side, bonus);
         for i in continuation_slots(cont_idx, ply).into_iter().flatten() {
-            gravity(&mut self.continuation[i], bonus);
+            gravity16(&mut self.continuation[i], bonus, LIMIT);
         }
     }
 }

@@ -33,18 +33,19 @@ pub(super) fn history_bonus(depth: i32) -> i32 {
     (130 * depth - 80).min(1600)
 }
 
-/// The gravity update: moves `h` towards `±HIST_MAX` by `bonus`, less as it nears it.
+/// The gravity update: moves `h` towards `±limit` by `bonus`, less as it nears it
+/// (the histories' rule, and the correction histories' with their own limit).
 #[inline(always)]
-fn gravity(h: &mut i32, bonus: i32) {
-    *h += bonus - *h * bonus.abs() / HIST_MAX;
+fn gravity(h: &mut i32, bonus: i32, limit: i32) {
+    *h += bonus - *h * bonus.abs() / limit;
 }
 
-/// `gravity` on an entry of a compact (`i16`) table.
+/// `gravity` on an entry of a compact (`i16`) table, kept within `±limit`.
 #[inline(always)]
-fn gravity16(e: &mut i16, bonus: i32) {
+pub(super) fn gravity16(e: &mut i16, bonus: i32, limit: i32) {
     let mut h = *e as i32;
-    gravity(&mut h, bonus);
-    *e = h as i16;
+    gravity(&mut h, bonus, limit);
+    *e = h.clamp(-limit, limit) as i16;
 }
 
 /// `(moved piece, to)` index of `m`, the key of the history tables (before `do_move`).
@@ -105,7 +106,7 @@ impl Histories {
     /// Rewards (or, with a negative bonus, punishes) a capture.
     pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
         let (i, captured) = (piece_to(pos, m), pos.piece_on(m.to()).kind().index());
-        gravity16(&mut self.capture[i][captured], bonus);
+        gravity16(&mut self.capture[i][captured], bonus, HIST_MAX);
     }
 
     /// History value of a quiet move at `ply`; `cont_idx[p]` is the `(piece, to)`
@@ -131,14 +132,14 @@ impl Histories {
     pub fn update_quiet(&mut self, pos: &Position, m: Move, cont_idx: &[usize], ply: usize, bonus: i32) {
         let pc = pos.moved_piece(m);
         let cur = piece_to(pos, m);
-        gravity(&mut self.quiet[pc.index()][m.to().index()], bonus);
+        gravity(&mut self.quiet[pc.index()][m.to().index()], bonus, HIST_MAX);
         for (back, _) in CONTINUATION_PLIES {
             if ply >= back {
-                gravity16(&mut self.cont[cont_idx[ply - back] * PIECE_TO + cur], bonus);
+                gravity16(&mut self.cont[cont_idx[ply - back] * PIECE_TO + cur], bonus, HIST_MAX);
             }
         }
         if ply < LOW_PLIES {
-            gravity16(&mut self.low_ply[ply][cur], bonus);
+            gravity16(&mut self.low_ply[ply][cur], bonus, HIST_MAX);
         }
     }
 }
