@@ -80,9 +80,11 @@ const MATE_PROBE_PV_NODES: u64 = 300;
 /// score is far below. (Killers scored between the two until session 56: +18 +/- 20
 /// Elo over 1,200 games without them.)
 const GOOD_MOVE_SCORE: i32 = GOOD_CAPTURE / 2;
-/// Razoring: a non-PV node whose evaluation is this far below alpha, plus the
-/// per-depth-squared margin, is answered by the quiescence search (YaneuraOu's margins).
+/// Razoring: a non-PV node whose evaluation lies more than `RAZOR_BASE +
+/// RAZOR_PER_DEPTH_SQ * depth²` below alpha is answered by the quiescence search
+/// (YaneuraOu's margins).
 const RAZOR_BASE: i32 = 502;
+/// Razoring's margin per squared ply of depth.
 const RAZOR_PER_DEPTH_SQ: i32 = 306;
 
 /// What every move of a node shares.
@@ -409,8 +411,10 @@ impl Worker {
     /// the strength of a static evaluation alone. Nothing is stored here.
     fn prune_node(&mut self, node: &mut Node) -> Option<i32> {
         let (eval, beta, depth, ply) = (node.eval, node.beta, node.depth, node.ply);
-        if eval < beta - 1 - RAZOR_BASE - RAZOR_PER_DEPTH_SQ * depth * depth {
-            return Some(self.qsearch(beta - 1, beta, ply, false));
+        // A non-PV node's window is null: alpha is beta - 1.
+        let alpha = beta - 1;
+        if eval < alpha - RAZOR_BASE - RAZOR_PER_DEPTH_SQ * depth * depth {
+            return Some(self.qsearch(alpha, beta, ply, false));
         }
         let margin = params::rfp_margin() - if node.improving { params::rfp_improving() } else { 0 };
         if depth < params::rfp_max_depth() && eval - margin * depth >= beta {
