@@ -1,7 +1,8 @@
-//! One search thread: the tree search (`search`) with its pruning and reductions,
-//! quiescence search (`qsearch`, in `worker/qsearch.rs`), the evaluation state kept along the current line,
-//! and the per-ply stacks (PV, evaluations, moves made). Uses the rest of `search`,
-//! `position`, `movegen`, `eval` and the mate probes of `mate`.
+//! One search thread: the tree search (`search`; its pruning and reductions in
+//! `worker/pruning.rs`), quiescence search (`qsearch`, in `worker/qsearch.rs`), the
+//! evaluation state kept along the current line, and the per-ply stacks (PV,
+//! evaluations, moves made). Uses the rest of `search`, `position`, `movegen`, `eval`
+//! and the mate probes of `mate`.
 
 use super::history::{history_bonus, piece_to, ThreadTables};
 use super::movepick::{is_tactical, MoveOrder, MovePicker, MoveScores, StagedPicker, GOOD_CAPTURE};
@@ -18,43 +19,14 @@ use crate::movegen::{contact_mate_in_one, generate, CheckInfo, GenType, MoveList
 use crate::position::rules::{declaration, repetition_in_search, Repetition};
 use crate::position::see::see_ge;
 use crate::position::Position;
-#[cfg(not(feature = "tune"))]
-use once_cell::sync::Lazy;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 mod mates;
 mod ordering;
+mod pruning;
 use ordering::NodeOrder;
 mod qsearch;
-
-/// The late-move reduction formula (depth and move number from 1).
-fn lmr_formula(depth: usize, number: usize) -> i32 {
-    (0.5 + (depth as f64).ln() * (number as f64).ln() / (params::lmr_divisor() as f64 / 100.0)) as i32
-}
-
-/// Late-move reductions by `[depth][move number]`, from the default divisor.
-#[cfg(not(feature = "tune"))]
-static LMR: Lazy<Vec<[i32; 64]>> = Lazy::new(|| {
-    let mut t = vec![[0i32; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = lmr_formula(d, m);
-        }
-    }
-    t
-});
-
-/// Late-move reduction of move `number` at `depth` (both capped at 63).
-#[inline(always)]
-fn lmr(depth: i32, number: i32) -> i32 {
-    let (d, m) = ((depth as usize).min(63), (number as usize).min(63));
-    #[cfg(not(feature = "tune"))]
-    return LMR[d][m];
-    // A tuning build computes it each time: the divisor may change between games.
-    #[cfg(feature = "tune")]
-    return if d == 0 || m == 0 { 0 } else { lmr_formula(d, m) };
-}
 
 /// The material a move wins by taking `captured` (the piece on its destination): 0 when
 /// the square is empty.
@@ -80,12 +52,6 @@ const MATE_PROBE_PV_NODES: u64 = 300;
 /// score is far below. (Killers scored between the two until session 56: +18 +/- 20
 /// Elo over 1,200 games without them.)
 const GOOD_MOVE_SCORE: i32 = GOOD_CAPTURE / 2;
-/// Razoring: a non-PV node whose evaluation lies more than `RAZOR_BASE +
-/// RAZOR_PER_DEPTH_SQ * depth²` below alpha is answered by the quiescence search
-/// (YaneuraOu's margins).
-const RAZOR_BASE: i32 = 502;
-/// Razoring's margin per squared ply of depth.
-const RAZOR_PER_DEPTH_SQ: i32 = 306;
 
 /// What every move of a node shares.
 #[derive(Copy, Clone)]
@@ -400,114 +366,6 @@ impl Worker {
         if !capture && (below || above) && best.abs() < MATE_IN_MAX {
             self.tables.corrections.update(&self.pos, &self.cont_idx, ply, depth, best, static_eval);
         }
-    }
-
-    /// Razoring, reverse futility and null-move pruning (non-PV nodes not in check): the
-    /// value to return when the node is pruned. Razoring hands a node far below alpha
-    /// to the quiescence search (session 60; tried at depth 3 and less in session 14,
-    /// +2 over 200 games). Reverse futility returns a third of the way
-    /// from beta to the evaluation (Stockfish's and YaneuraOu's blend; the evaluation
-    /// itself until session 58), so the parent is not handed a bound far above beta on
-    /// the strength of a static evaluation alone. Nothing is stored here.
-    fn prune_node(&mut self, node: &mut Node) -> Option<i32> {
-        let (eval, beta, depth, ply) = (node.eval, node.beta, node.depth, node.ply);
-        // A non-PV node's window is null: alpha is beta - 1.
-        let alpha = beta - 1;
-        if eval < alpha - RAZOR_BASE - RAZOR_PER_DEPTH_SQ * depth * depth {
-            return Some(self.qsearch(alpha, beta, ply, false));
-        }
-        let margin = params::rfp_margin() - if node.improving { params::rfp_improving() } else { 0 };
-        if depth < params::rfp_max_depth() && eval - margin * depth >= beta {
-            return Some(beta + (eval - beta) / 3);
-        }
-        if depth >= 2 && eval >= beta && self.pos.state().last_move != Move::NULL {
-            let r = params::nmp_base() + depth / params::nmp_depth_div() + ((eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
-            self.make_null_move(ply);
-            self.cont_idx[ply] = 0;
-            let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, false, !node.cut);
-            self.pos.undo_null_move();
-            if self.stopped() {
-                return Some(0);
-            }
-            if v >= beta {
-                return Some(if v >= MATE_IN_MAX { beta } else { v });
-            }
-            node.threat = v <= -MATE_IN_MAX;
-        }
-        None
-    }
-
-    /// Whether late-move pruning skips the quiet move numbered `number`: at a node of
-    /// depth 8 or less, past `lmp_base + d²` moves, twice the square where the
-    /// evaluation is improving and at PV nodes. (PV nodes were exempt until session 57,
-    /// as they are in Stockfish; pruning them at the improving count, as YaneuraOu
-    /// prunes them: +57 +/- 24 Elo over 800 games.)
-    fn past_move_count(node: &Node, number: i32) -> bool {
-        let per_depth = if node.improving || node.pv { 2 } else { 1 };
-        node.depth <= 8 && number > params::lmp_base() + node.depth * node.depth * per_depth
-    }
-
-    /// Pruning of one move before it is made: move count, futility, history and SEE
-    /// for quiet moves, SEE for checking moves and losing captures. In check the same
-    /// rules apply to the evasions (interposing drops are most of them), futility aside:
-    /// the node has no static evaluation.
-    fn prune_move(&self, node: &Node, c: &Candidate, alpha: i32) -> bool {
-        let depth = node.depth;
-        if c.quiet && c.gives_check {
-            // Checking drops and moves are a large share of a shogi node's moves, and
-            // most of them just give the piece away: at any depth, a check that loses
-            // more than the depth's margin is not searched.
-            !see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth)
-        } else if c.quiet {
-            // The depth this move would be searched to after its late-move reduction.
-            let lmr_depth = (depth - 1 - lmr(depth, c.number)).max(0);
-            (!node.threat && Self::past_move_count(node, c.number))
-                || (!node.in_check
-                    && !node.threat
-                    && lmr_depth <= params::futility_max_depth()
-                    && node.eval + params::futility_base() + params::futility_per_depth() * lmr_depth <= alpha)
-                || (!node.threat
-                    && lmr_depth <= params::history_prune_depth()
-                    && c.score < -params::history_prune_margin() * depth
-                    && c.number > 2)
-                || !see_ge(&self.pos, c.mv, -params::quiet_see_margin() * lmr_depth * lmr_depth)
-        } else {
-            // A capture (or promotion) that loses more than the depth's margin, at any
-            // depth as YaneuraOu does (capped at depth 5 before: +22 +/- 24 over 800
-            // games, session 40).
-            c.score < 0 && !see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth)
-        }
-    }
-
-    /// Late-move reduction of a move already made (`reduce_capture`: a losing capture
-    /// that looks futile or sits at an expected cut node).
-    fn reduction(&self, node: &Node, c: &Candidate) -> i32 {
-        let mut r = lmr(node.depth, c.number);
-        if node.pv {
-            r -= 1;
-        }
-        if node.cut {
-            r += 1;
-        }
-        if node.threat {
-            r -= 1;
-        }
-        if !node.improving {
-            r += 1;
-        }
-        if c.score >= GOOD_MOVE_SCORE {
-            r -= 1;
-        }
-        if c.gives_check {
-            r -= 1;
-        }
-        if !c.quiet {
-            r -= 1;
-        }
-        if c.quiet && c.score < GOOD_MOVE_SCORE {
-            r -= (c.score / params::lmr_history_div()).clamp(-3, 3);
-        }
-        r
     }
 
     /// Searches the child after move `c` was made: reduced null window, then null
