@@ -76,7 +76,7 @@ search_params! {
     /// Null-move reduction: at most this many plies for the eval margin.
     nmp_eval_max = 3, [0, 6];
     /// Late-move pruning of quiet moves: the move count allowed at depth 0 (nodes not
-    /// improving are allowed three quarters of `lmp_base + d²` since session 63). 5
+    /// improving are allowed two thirds of `lmp_base + d²` since session 64). 5
     /// since session 57 (the new histories): +43 +/- 24 Elo over 800 games against 6.
     lmp_base = 5, [2, 12];
     /// Futility pruning of quiet moves applies up to this remaining depth.

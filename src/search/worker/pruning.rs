@@ -80,15 +80,16 @@ impl Worker {
 
     /// Whether late-move pruning skips the quiet move numbered `number`: at a node of
     /// depth 8 or less, past `lmp_base + 2 d²` moves where the evaluation is improving
-    /// and at PV nodes, and past three quarters of `lmp_base + d²` elsewhere. (PV nodes
+    /// and at PV nodes, and past two thirds of `lmp_base + d²` elsewhere. (PV nodes
     /// were exempt until session 57, as they are in Stockfish; pruning them at the
-    /// improving count, as YaneuraOu prunes them: +57 +/- 24 Elo over 800 games. The
-    /// three quarters, toward YaneuraOu's half at nodes not improving: session 63.)
+    /// improving count, as YaneuraOu prunes them: +57 +/- 24 Elo over 800 games. Toward
+    /// YaneuraOu's half at nodes not improving: three quarters in session 63, +24 +/- 20
+    /// over 1,200; two thirds in session 64, +10 +/- 17 over 1,600.)
     fn past_move_count(node: &Node, number: i32) -> bool {
         let limit = if node.improving || node.pv {
             params::lmp_base() + 2 * node.depth * node.depth
         } else {
-            (params::lmp_base() + node.depth * node.depth) * 3 / 4
+            (params::lmp_base() + node.depth * node.depth) * 2 / 3
         };
         node.depth <= 8 && number > limit
     }
