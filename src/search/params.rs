@@ -72,7 +72,8 @@ search_params! {
     /// Null-move reduction: one more ply per this many plies of depth.
     nmp_depth_div = 4, [2, 8];
     /// Null-move reduction: one more ply per this many centipawns of eval above beta.
-    nmp_eval_div = 200, [50, 600];
+    /// 150 since session 64: +21 +/- 20 Elo over 1,200 games against 200.
+    nmp_eval_div = 150, [50, 600];
     /// Null-move reduction: at most this many plies for the eval margin.
     nmp_eval_max = 3, [0, 6];
     /// Late-move pruning of quiet moves: the move count allowed at depth 0 (nodes not
