@@ -580,6 +580,9 @@ impl Worker {
             let gives_check = ci.gives_check(&self.pos, m);
             let mut c = Candidate { mv: m, score, number: move_count, quiet, gives_check, extension: 0 };
             if !root && best > -MATE_IN_MAX && self.prune_move(&node, &c, alpha) {
+                if let Some(f) = Self::futile_bound(&node, &c, alpha) {
+                    best = best.max(f);
+                }
                 continue;
             }
             if m == tt_move && !root && !singular_search {
