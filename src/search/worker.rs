@@ -25,6 +25,7 @@ use std::sync::Arc;
 mod mates;
 mod ordering;
 mod pruning;
+use pruning::MovePruning;
 use ordering::NodeOrder;
 mod qsearch;
 
@@ -579,11 +580,17 @@ impl Worker {
             let quiet = self.is_quiet(m);
             let gives_check = ci.gives_check(&self.pos, m);
             let mut c = Candidate { mv: m, score, number: move_count, quiet, gives_check, extension: 0 };
-            if !root && best > -MATE_IN_MAX && self.prune_move(&node, &c, alpha) {
-                if let Some(f) = Self::futile_bound(&node, &c, alpha) {
-                    best = best.max(f);
+            if !root && best > -MATE_IN_MAX {
+                match self.prune_move(&node, &c, alpha) {
+                    MovePruning::Search => {}
+                    MovePruning::Skip => continue,
+                    MovePruning::Futile(f) => {
+                        if f.abs() < MATE_IN_MAX {
+                            best = best.max(f);
+                        }
+                        continue;
+                    }
                 }
-                continue;
             }
             if m == tt_move && !root && !singular_search {
                 match self.singular(&node, tte, m) {

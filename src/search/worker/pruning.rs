@@ -42,6 +42,20 @@ fn lmr(depth: i32, number: i32) -> i32 {
     return if d == 0 || m == 0 { 0 } else { lmr_formula(d, m) };
 }
 
+/// What pruning decides for one move before it is made.
+pub(super) enum MovePruning {
+    /// The move is searched.
+    Search,
+    /// The move is skipped.
+    Skip,
+    /// A quiet move skipped by futility, with its futility value: the node's best value
+    /// rises to it (as YaneuraOu raises `bestValue`), so a node that fails low stores
+    /// an upper bound no lower than what the pruned moves were taken to reach, not the
+    /// value of the moves searched before them. Session 64: +24 +/- 20 Elo over 1,200
+    /// games.
+    Futile(i32),
+}
+
 impl Worker {
     /// Razoring, reverse futility and null-move pruning (non-PV nodes not in check): the
     /// value to return when the node is pruned. Razoring hands a node far below alpha
@@ -101,49 +115,40 @@ impl Worker {
         node.eval + params::futility_base() + params::futility_per_depth() * lmr_depth
     }
 
-    /// The value a quiet move pruned by futility leaves as the node's best so far (its
-    /// futility value, as YaneuraOu raises `bestValue`), or `None` where futility does
-    /// not apply to it. A node that fails low after such pruning then stores an upper
-    /// bound no lower than what the pruned moves were assumed to reach, not the value
-    /// of the moves searched before them. Session 64: +24 +/- 20 Elo over 1,200 games.
-    pub(super) fn futile_bound(node: &Node, c: &Candidate, alpha: i32) -> Option<i32> {
-        if !c.quiet || c.gives_check || node.in_check || node.threat {
-            return None;
-        }
-        let lmr_depth = (node.depth - 1 - lmr(node.depth, c.number)).max(0);
-        let f = Self::futility_value(node, lmr_depth);
-        (lmr_depth <= params::futility_max_depth() && f <= alpha && f.abs() < MATE_IN_MAX).then_some(f)
-    }
-
     /// Pruning of one move before it is made: move count, futility, history and SEE
     /// for quiet moves, SEE for checking moves and losing captures. In check the same
     /// rules apply to the evasions (interposing drops are most of them), futility aside:
     /// the node has no static evaluation.
-    pub(super) fn prune_move(&self, node: &Node, c: &Candidate, alpha: i32) -> bool {
+    pub(super) fn prune_move(&self, node: &Node, c: &Candidate, alpha: i32) -> MovePruning {
         let depth = node.depth;
+        let skip = |pruned: bool| if pruned { MovePruning::Skip } else { MovePruning::Search };
         if c.quiet && c.gives_check {
             // Checking drops and moves are a large share of a shogi node's moves, and
             // most of them just give the piece away: at any depth, a check that loses
             // more than the depth's margin is not searched.
-            !see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth)
+            skip(!see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth))
         } else if c.quiet {
             // The depth this move would be searched to after its late-move reduction.
             let lmr_depth = (depth - 1 - lmr(depth, c.number)).max(0);
-            (!node.threat && Self::past_move_count(node, c.number))
-                || (!node.in_check
-                    && !node.threat
-                    && lmr_depth <= params::futility_max_depth()
-                    && Self::futility_value(node, lmr_depth) <= alpha)
+            if !node.in_check && !node.threat && lmr_depth <= params::futility_max_depth() {
+                let futility = Self::futility_value(node, lmr_depth);
+                if futility <= alpha {
+                    return MovePruning::Futile(futility);
+                }
+            }
+            skip(
+                (!node.threat && Self::past_move_count(node, c.number))
                 || (!node.threat
                     && lmr_depth <= params::history_prune_depth()
                     && c.score < -params::history_prune_margin() * depth
                     && c.number > 2)
-                || !see_ge(&self.pos, c.mv, -params::quiet_see_margin() * lmr_depth * lmr_depth)
+                || !see_ge(&self.pos, c.mv, -params::quiet_see_margin() * lmr_depth * lmr_depth),
+            )
         } else {
             // A capture (or promotion) that loses more than the depth's margin, at any
             // depth as YaneuraOu does (capped at depth 5 before: +22 +/- 24 over 800
             // games, session 40).
-            c.score < 0 && !see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth)
+            skip(c.score < 0 && !see_ge(&self.pos, c.mv, -params::see_prune_margin() * depth))
         }
     }
 
