@@ -130,9 +130,13 @@ impl Histories {
 
     /// Rewards (or punishes) a quiet move in the quiet and continuation histories.
     pub fn update_quiet(&mut self, pos: &Position, m: Move, cont_idx: &[usize], ply: usize, bonus: i32) {
-        let pc = pos.moved_piece(m);
-        let cur = piece_to(pos, m);
-        gravity(&mut self.quiet[pc.index()][m.to().index()], bonus, HIST_MAX);
+        self.update_quiet_at(piece_to(pos, m), cont_idx, ply, bonus);
+    }
+
+    /// Rewards (or punishes) the quiet move played at `ply`, known by its `(piece, to)`
+    /// index `cur` (`cont_idx[ply]` once made), as `update_quiet` does.
+    pub fn update_quiet_at(&mut self, cur: usize, cont_idx: &[usize], ply: usize, bonus: i32) {
+        gravity(&mut self.quiet[cur / 81][cur % 81], bonus, HIST_MAX);
         for (back, _) in CONTINUATION_PLIES {
             if ply >= back {
                 gravity16(&mut self.cont[cont_idx[ply - back] * PIECE_TO + cur], bonus, HIST_MAX);

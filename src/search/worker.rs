@@ -639,6 +639,9 @@ impl Worker {
         if singular_search {
             return best;
         }
+        if best_move == Move::NONE && !root {
+            self.reward_prior_quiet(&node, best, old_alpha);
+        }
         if !in_check {
             self.learn_correction(&node, best, best_move, static_eval);
         }
@@ -647,3 +650,6 @@ impl Worker {
         best
     }
 }
+
+#[cfg(test)]
+mod tests;
