@@ -160,7 +160,7 @@ impl Worker {
             r -= 1;
         }
         if node.cut {
-            r += 1;
+            r += params::lmr_cut_node();
         }
         if node.threat {
             r -= 1;
