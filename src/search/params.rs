@@ -114,6 +114,14 @@ search_params! {
     /// Singular extensions: the test's bound lies this many centipawns per 8 plies of
     /// depth below the table's score.
     se_margin = 16, [4, 64];
+    /// Singular extensions: plies taken off the table's move when the test fails but the
+    /// table's score is at or above beta (YaneuraOu's 3; 1 until session 67: with
+    /// `se_neg_cut` and the multi-cut on the test's value, +30 +/- 34 Elo over 400 games at
+    /// 100,000 nodes a move).
+    se_neg_tt = 3, [0, 3];
+    /// Singular extensions: plies taken off the table's move at an expected cut node
+    /// when the test fails otherwise (YaneuraOu's 2; none until session 67).
+    se_neg_cut = 2, [0, 2];
     /// First half-width of the aspiration window (centipawns).
     aspiration_delta = 30, [5, 100];
 }

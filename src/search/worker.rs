@@ -436,8 +436,11 @@ impl Worker {
     /// Singular extension test of the table's move `m`: the node searched without it,
     /// to half depth, against a bound a little below the table's score. When nothing
     /// else comes close the move is extended a ply; when the other moves alone hold a
-    /// bound above beta the node is cut (multi-cut); a table move expected to fail high
-    /// anyway is searched a ply shallower.
+    /// bound at or above beta the node is cut with it (multi-cut); otherwise a table
+    /// move expected to fail high anyway is searched `se_neg_tt` plies shallower, and
+    /// one at an expected cut node `se_neg_cut` plies shallower (YaneuraOu's rules;
+    /// session 67: with the cut-node reductions, singular extensions fired so much
+    /// more often that the bench tree grew by half, and these rules bring it back).
     fn singular(&mut self, node: &Node, tte: Option<TtEntry>, m: Move) -> Singular {
         let Some(e) = tte else { return Singular::Extend(0) };
         let tt_value = from_tt(e.score, node.ply);
@@ -456,8 +459,12 @@ impl Worker {
             Singular::Extend(1)
         } else if singular_beta >= node.beta {
             Singular::Cut(singular_beta)
+        } else if v >= node.beta && v.abs() < MATE_IN_MAX {
+            Singular::Cut(v)
         } else if tt_value >= node.beta {
-            Singular::Extend(-1)
+            Singular::Extend(-params::se_neg_tt())
+        } else if node.cut {
+            Singular::Extend(-params::se_neg_cut())
         } else {
             Singular::Extend(0)
         }
