@@ -105,7 +105,7 @@ search_params! {
     lmr_history_div = 6000, [1000, 30000];
     /// Late-move reductions: plies added at expected cut nodes. 3 since session 67 (1
     /// before; YaneuraOu adds about 3.5): +29 +/- 34 Elo over 400 games at 100,000 nodes
-    /// a move (+2 at 20,000 nodes in session 24 scored -11 +/- 34).
+    /// a move (the same 3 at 20,000 nodes in session 33 scored -11 +/- 34).
     lmr_cut_node = 3, [0, 5];
     /// Quiescence futility: the stand-pat plus this plus the captured piece must reach above alpha.
     qs_futility_margin = 328, [0, 600];
