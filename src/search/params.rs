@@ -107,6 +107,12 @@ search_params! {
     /// before; YaneuraOu adds about 3.5): +29 +/- 34 Elo over 400 games at 100,000 nodes
     /// a move (the same 3 at 20,000 nodes in session 33 scored -11 +/- 34).
     lmr_cut_node = 3, [0, 5];
+    /// Plies taken off the moves searched without a late-move reduction (the first move,
+    /// good captures) at an expected cut node that has no table move: one, and a second
+    /// where more than two plies remain (YaneuraOu's step 18, where its reduction estimate
+    /// is that large; none until session 69: +67 +/- 35 Elo over 400 games at 100,000
+    /// nodes a move).
+    cut_first_reduce = 2, [0, 2];
     /// Quiescence futility: the stand-pat plus this plus the captured piece must reach above alpha.
     qs_futility_margin = 328, [0, 600];
     /// Singular extensions: the least remaining depth at which the table's move is tested.

@@ -40,6 +40,14 @@ fn captured_value(captured: Piece) -> i32 {
     }
 }
 
+/// Plies taken off a move searched without a late-move reduction at an expected cut
+/// node with no table move: `cut_first_reduce` of them, the second only where more than
+/// two plies remain.
+fn cut_first_less(new_depth: i32) -> i32 {
+    let k = params::cut_first_reduce();
+    (k >= 1) as i32 + (k >= 2 && new_depth > 2) as i32
+}
+
 /// Shallowest remaining depth at which a PV node runs a df-pn mate probe.
 const MATE_PROBE_DEPTH: i32 = 8;
 /// Shallowest remaining depth for a probe at a non-PV node.
@@ -66,6 +74,8 @@ struct Node {
     eval: i32,
     improving: bool,
     in_check: bool,
+    /// The node has a table move.
+    tt_move: bool,
     /// The null move was mated: the opponent threatens mate, so quiet moves are
     /// neither pruned by count, futility or history nor reduced as much.
     threat: bool,
@@ -387,7 +397,10 @@ impl Worker {
                 v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !node.cut);
             }
         } else if !node.pv || c.number > 1 {
-            v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !node.cut);
+            // At an expected cut node without a table move even the moves not reduced
+            // above go shallower (YaneuraOu's step 18).
+            let less = if node.cut && !node.tt_move { cut_first_less(new_depth) } else { 0 };
+            v = -self.search(-alpha - 1, -alpha, new_depth - less, ply + 1, false, !node.cut);
         } else {
             v = alpha + 1; // force full window below
         }
@@ -539,7 +552,7 @@ impl Worker {
         }
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
-        let mut node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check, threat: false };
+        let mut node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check, tt_move: tt_move != Move::NONE, threat: false };
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_IN_MAX {
             if let Some(v) = self.prune_node(&mut node) {
                 return v;
