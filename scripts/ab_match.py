@@ -90,6 +90,10 @@ def main():
         if last > len(book):
             sys.exit(f"error: openings {args.first}-{last - 1} asked for, {args.openings} has {len(book)}")
         print(f"openings {args.first}-{last - 1} (0-based lines) of {args.openings}, both colours each")
+    # `check` makes its Python environment on first use; runs started side by side on
+    # a fresh machine would race to make it (one fails with "File exists"), so it is
+    # made here first: any call does it, and an unknown tool name only prints usage.
+    subprocess.run([CHECK, "setup"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     procs = []
     for k in range(args.runs):
         seed = args.seed + 17 * k
