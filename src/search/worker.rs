@@ -48,6 +48,13 @@ fn cut_first_less(new_depth: i32) -> i32 {
     (k >= 1) as i32 + (k >= 2 && new_depth > 2) as i32
 }
 
+/// A reduced move that beats alpha and the node's best value by this much (plus two
+/// a ply) is searched again a ply deeper (YaneuraOu's 43).
+const DEEPER_MARGIN: i32 = 43;
+/// One that beats alpha but not the node's best value by this much is searched again
+/// a ply shallower (YaneuraOu's 9).
+const SHALLOWER_MARGIN: i32 = 9;
+
 /// Shallowest remaining depth at which a PV node runs a df-pn mate probe.
 const MATE_PROBE_DEPTH: i32 = 8;
 /// Shallowest remaining depth for a probe at a non-PV node.
@@ -380,9 +387,12 @@ impl Worker {
     }
 
     /// Searches the child after move `c` was made: reduced null window, then null
-    /// window at full depth, then full window at PV nodes.
-    fn search_child(&mut self, node: &Node, c: &Candidate, alpha: i32) -> i32 {
-        let (beta, ply, new_depth) = (node.beta, node.ply, node.depth - 1 + c.extension);
+    /// window at full depth, then full window at PV nodes. A reduced search that
+    /// beats alpha is searched again a ply deeper when it beats the node's best value
+    /// `best` by far, a ply shallower when it barely does (YaneuraOu's doDeeperSearch
+    /// and doShallowerSearch).
+    fn search_child(&mut self, node: &Node, c: &Candidate, alpha: i32, best: i32) -> i32 {
+        let (beta, ply, mut new_depth) = (node.beta, node.ply, node.depth - 1 + c.extension);
         // Losing captures are often sound sacrifices in shogi (the piece goes to hand):
         // reduce them only where they look futile or at expected cut nodes.
         let captured = self.pos.state().captured;
@@ -394,7 +404,12 @@ impl Worker {
             let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
             v = -self.search(-alpha - 1, -alpha, d, ply + 1, false, true);
             if v > alpha && d < new_depth {
-                v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !node.cut);
+                let deeper = v > best + DEEPER_MARGIN + 2 * new_depth;
+                let shallower = v < best + SHALLOWER_MARGIN;
+                new_depth += deeper as i32 - shallower as i32;
+                if d < new_depth {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !node.cut);
+                }
             }
         } else if !node.pv || c.number > 1 {
             // At an expected cut node without a table move even the moves not reduced
@@ -622,7 +637,7 @@ impl Worker {
 
             self.cont_idx[ply] = piece_to(&self.pos, m);
             self.make_move(m, ply);
-            let v = self.search_child(&node, &c, alpha);
+            let v = self.search_child(&node, &c, alpha, best);
             self.pos.undo_move(m);
             if self.stopped() {
                 return 0;
