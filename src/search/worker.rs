@@ -523,6 +523,35 @@ impl Worker {
         }
     }
 
+    /// The value of a node settled before any search (`Some`): a table entry deep enough
+    /// whose bound fits the window (not at PV nodes or in a singular test: `exact_needed`),
+    /// or a winning entering-king declaration (not at the root).
+    fn settled_early(&self, tte: Option<TtEntry>, alpha: i32, beta: i32, depth: i32, ply: usize, exact_needed: bool) -> Option<i32> {
+        if let Some(e) = tte {
+            let v = from_tt(e.score, ply);
+            if !exact_needed && e.depth >= depth && Self::tt_cuts(&e, v, alpha, beta) {
+                return Some(v);
+            }
+        }
+        if ply > 0 && declaration(&self.pos, self.cfg.entering_king).is_some() {
+            return Some(mate_in(ply + 1));
+        }
+        None
+    }
+
+    /// The node's evaluation as `node_eval` gives it, kept in the evaluation stack and,
+    /// on a table miss, stored at once with the table key `key` (as YaneuraOu does: a
+    /// node cut off by reverse futility or a null move stores nothing else, and its next
+    /// visit then skips the network).
+    fn evaluate_node(&mut self, in_check: bool, tte: Option<TtEntry>, key: u64, ply: usize) -> (i32, i32, i32) {
+        let (eval, static_eval, correction) = self.node_eval(in_check, tte, ply);
+        if tte.is_none() && !in_check {
+            self.shared.tt.store(key, Move::NONE, 0, eval - correction, DEPTH_UNSEARCHED, Bound::None);
+        }
+        self.evals[ply] = eval;
+        (eval, static_eval, correction)
+    }
+
     /// Alpha-beta search of the current position to `depth` plies, `ply` plies below the root.
     pub fn search(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize, pv_node: bool, cut_node: bool) -> i32 {
         let root = ply == 0;
@@ -550,22 +579,10 @@ impl Worker {
         let singular_search = excluded != Move::NONE;
         let tte = self.shared.tt.probe(key);
         let tt_move = if root { self.root_moves[self.pv_idx].mv } else { tte.map(|e| e.mv).unwrap_or(Move::NONE) };
-        if let Some(e) = tte {
-            let v = from_tt(e.score, ply);
-            if !pv_node && !singular_search && e.depth >= depth && Self::tt_cuts(&e, v, alpha, beta) {
-                return v;
-            }
+        if let Some(v) = self.settled_early(tte, alpha, beta, depth, ply, pv_node || singular_search) {
+            return v;
         }
-        if !root && declaration(&self.pos, self.cfg.entering_king).is_some() {
-            return mate_in(ply + 1);
-        }
-        let (eval, static_eval, correction) = self.node_eval(in_check, tte, ply);
-        if tte.is_none() && !in_check {
-            // Kept at once (as YaneuraOu does): a node cut off by reverse futility or a
-            // null move stores nothing else, and its next visit then skips the network.
-            self.shared.tt.store(key, Move::NONE, 0, eval - correction, DEPTH_UNSEARCHED, Bound::None);
-        }
-        self.evals[ply] = eval;
+        let (eval, static_eval, correction) = self.evaluate_node(in_check, tte, key, ply);
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         let mut node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check, tt_move: tt_move != Move::NONE, threat: false };
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_IN_MAX {
