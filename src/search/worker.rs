@@ -524,12 +524,12 @@ impl Worker {
     }
 
     /// The value of a node settled before any search (`Some`): a table entry deep enough
-    /// whose bound fits the window (not at PV nodes or in a singular test: `exact_needed`),
+    /// whose bound fits the window (not at PV nodes or in a singular test: `no_table_cut`),
     /// or a winning entering-king declaration (not at the root).
-    fn settled_early(&self, tte: Option<TtEntry>, alpha: i32, beta: i32, depth: i32, ply: usize, exact_needed: bool) -> Option<i32> {
+    fn settled_early(&self, tte: Option<TtEntry>, alpha: i32, beta: i32, depth: i32, ply: usize, no_table_cut: bool) -> Option<i32> {
         if let Some(e) = tte {
             let v = from_tt(e.score, ply);
-            if !exact_needed && e.depth >= depth && Self::tt_cuts(&e, v, alpha, beta) {
+            if !no_table_cut && e.depth >= depth && Self::tt_cuts(&e, v, alpha, beta) {
                 return Some(v);
             }
         }
