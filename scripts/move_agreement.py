@@ -68,14 +68,14 @@ def one_search(engine, position, nodes):
     engine.send(f"position {position}")
     engine.send(f"go nodes {nodes}")
     depth = score = None
-    for line in engine.lines_until("bestmove"):
-        if " pv " in line:
-            d, s = DEPTH.search(line), SCORE.search(line)
+    last = ""
+    for last in engine.lines_until("bestmove"):
+        if " pv " in last:
+            d, s = DEPTH.search(last), SCORE.search(last)
             depth = int(d.group(1)) if d else depth
             score = [s.group(1), int(s.group(2))] if s else score
-        if line.startswith("bestmove"):
-            return line.split()[1], depth, score
-    return None, depth, score
+    words = last.split()
+    return (words[1] if len(words) > 1 else None), depth, score
 
 
 def search(args):
