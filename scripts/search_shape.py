@@ -39,8 +39,8 @@ OFFSET = 6
 SLOTS = 24
 
 
-def load(path):
-    """`{(type, depth): [nodes, unreduced, pvfull, r...]}` of one counter file."""
+def read_counts(path, counts):
+    """`{(type, depth): [counts...]}` of a file of `TYPE DEPTH` and `counts` integers."""
     table = {}
     with open(path) as f:
         for number, line in enumerate(f, 1):
@@ -51,28 +51,20 @@ def load(path):
                 values = [int(x) for x in fields]
             except ValueError:
                 sys.exit(f"{path}:{number}: not a line of integers")
-            if len(values) != 5 + SLOTS or not (0 <= values[0] < 3 and 0 <= values[1] < 32):
-                sys.exit(f"{path}:{number}: expected TYPE DEPTH and {3 + SLOTS} counts")
+            if len(values) != 2 + counts or not (0 <= values[0] < 3 and 0 <= values[1] < 32):
+                sys.exit(f"{path}:{number}: expected TYPE DEPTH and {counts} counts")
             table[(values[0], values[1])] = values[2:]
     return table
+
+
+def load(path):
+    """`{(type, depth): [nodes, unreduced, pvfull, r...]}` of one counter file."""
+    return read_counts(path, 3 + SLOTS)
 
 
 def load_ends(path):
     """`{(type, depth): [entered, table, razor, reverse, null, probcut, mate, other]}`."""
-    table = {}
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            fields = line.split()
-            if not fields:
-                continue
-            try:
-                values = [int(x) for x in fields]
-            except ValueError:
-                sys.exit(f"{path}:{number}: not a line of integers")
-            if len(values) != 10 or not (0 <= values[0] < 3 and 0 <= values[1] < 32):
-                sys.exit(f"{path}:{number}: expected TYPE DEPTH and 8 counts")
-            table[(values[0], values[1])] = values[2:]
-    return table
+    return read_counts(path, 8)
 
 
 def print_ends(ends):
