@@ -83,6 +83,8 @@ struct Node {
     in_check: bool,
     /// The node has a table move.
     tt_move: bool,
+    /// The static evaluation before its correction: what the table keeps.
+    raw_eval: i32,
     /// The null move was mated: the opponent threatens mate, so quiet moves are
     /// neither pruned by count, futility or history nor reduced as much.
     threat: bool,
@@ -584,7 +586,8 @@ impl Worker {
         }
         let (eval, static_eval, correction) = self.evaluate_node(in_check, tte, key, ply);
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
-        let mut node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check, tt_move: tt_move != Move::NONE, threat: false };
+        let raw_eval = if in_check { 0 } else { static_eval - correction };
+        let mut node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check, tt_move: tt_move != Move::NONE, raw_eval, threat: false };
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_IN_MAX {
             if let Some(v) = self.prune_node(&mut node) {
                 return v;
@@ -698,7 +701,7 @@ impl Worker {
             self.learn_correction(&node, best, best_move, static_eval);
         }
         let bound = Self::node_bound(best, beta, pv_node, old_alpha);
-        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { eval - correction }, depth, bound);
+        self.shared.tt.store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
         best
     }
 }

@@ -27,7 +27,7 @@ impl Worker {
             self.pv[ply][0] = m;
             self.pv_len[ply] = 1;
         }
-        self.shared.tt.store(key, m, to_tt(v, ply), node.eval, depth.min(MAX_PLY as i32), bound);
+        self.shared.tt.store(key, m, to_tt(v, ply), node.raw_eval, depth.min(MAX_PLY as i32), bound);
         Some(v)
     }
 }

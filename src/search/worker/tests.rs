@@ -43,3 +43,26 @@ fn a_node_failing_low_rewards_the_quiet_move_that_led_to_it() {
         }
     }
 }
+
+/// Where an earlier search's exact score replaces a node's evaluation, the table still
+/// keeps the network's own evaluation of the position for the next visit, not that
+/// score (which would then come back as a static evaluation, corrected a second time).
+#[test]
+fn the_table_keeps_the_raw_evaluation_under_a_sharpened_one() {
+    crate::init();
+    let mut w = fresh_worker();
+    w.acc[0].refresh(&w.net, &w.pos);
+    let m = Move::from_usi("7g7f").expect("a move");
+    w.pos.do_move(m);
+    w.acc[1].refresh(&w.net, &w.pos);
+    let raw = w.static_eval(1);
+    let key = w.pos.key();
+    // An exact score far from the evaluation, from a search shallower than the next.
+    w.shared.tt.store(key, Move::NONE, to_tt(raw + 400, 1), raw, 1, Bound::Exact);
+    let (eval, _, _) = w.node_eval(false, w.shared.tt.probe(key), 1);
+    assert_eq!(eval, raw + 400, "the node's evaluation takes the exact score");
+    w.search(-VALUE_INF, VALUE_INF, 3, 1, true, false);
+    let e = w.shared.tt.probe(key).expect("the node's entry");
+    assert!(e.depth >= 3, "the search stored its own entry: depth {}", e.depth);
+    assert_eq!(e.eval, raw);
+}
