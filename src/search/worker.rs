@@ -343,10 +343,10 @@ impl Worker {
         Ok((alpha, beta))
     }
 
-    /// The node's evaluation: `(eval, static_eval, correction)`, where `static_eval` is
-    /// the static evaluation (the table's when it has one) plus `correction`, the
+    /// The node's evaluation: `(eval, static_eval, raw)`, where `raw` is the static
+    /// evaluation (the table's when it has one; 0 in check), `static_eval` that plus the
     /// correction histories' value, and `eval` that sharpened by the table's score where
-    /// its bound allows. The table keeps evaluations without the correction.
+    /// its bound allows. The table keeps `raw`.
     fn node_eval(&self, in_check: bool, tte: Option<TtEntry>, ply: usize) -> (i32, i32, i32) {
         if in_check {
             return (-VALUE_INF, -VALUE_INF, 0);
@@ -355,7 +355,7 @@ impl Worker {
             Some(e) if e.eval.abs() < MATE_IN_MAX => e.eval,
             _ => self.static_eval(ply),
         };
-        let (static_eval, correction) = self.corrected(raw, ply);
+        let static_eval = self.corrected(raw, ply);
         let mut ev = static_eval;
         if let Some(e) = tte {
             let v = from_tt(e.score, ply);
@@ -365,14 +365,14 @@ impl Worker {
                 ev = v;
             }
         }
-        (ev, static_eval, correction)
+        (ev, static_eval, raw)
     }
 
     /// A static evaluation `raw` at `ply` with the correction histories' value added
-    /// (kept out of the mate range), and that value.
-    fn corrected(&self, raw: i32, ply: usize) -> (i32, i32) {
+    /// (kept out of the mate range).
+    fn corrected(&self, raw: i32, ply: usize) -> i32 {
         let correction = self.tables.corrections.value(&self.pos, &self.cont_idx, ply);
-        ((raw + correction).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1), correction)
+        (raw + correction).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
     }
 
     /// Teaches the correction histories the searched value `best` of a node (not in
@@ -546,12 +546,12 @@ impl Worker {
     /// node cut off by reverse futility or a null move stores nothing else, and its next
     /// visit then skips the network).
     fn evaluate_node(&mut self, in_check: bool, tte: Option<TtEntry>, key: u64, ply: usize) -> (i32, i32, i32) {
-        let (eval, static_eval, correction) = self.node_eval(in_check, tte, ply);
+        let (eval, static_eval, raw_eval) = self.node_eval(in_check, tte, ply);
         if tte.is_none() && !in_check {
-            self.shared.tt.store(key, Move::NONE, 0, eval - correction, DEPTH_UNSEARCHED, Bound::None);
+            self.shared.tt.store(key, Move::NONE, 0, raw_eval, DEPTH_UNSEARCHED, Bound::None);
         }
         self.evals[ply] = eval;
-        (eval, static_eval, correction)
+        (eval, static_eval, raw_eval)
     }
 
     /// Alpha-beta search of the current position to `depth` plies, `ply` plies below the root.
@@ -584,9 +584,8 @@ impl Worker {
         if let Some(v) = self.settled_early(tte, alpha, beta, depth, ply, pv_node || singular_search) {
             return v;
         }
-        let (eval, static_eval, correction) = self.evaluate_node(in_check, tte, key, ply);
+        let (eval, static_eval, raw_eval) = self.evaluate_node(in_check, tte, key, ply);
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
-        let raw_eval = if in_check { 0 } else { static_eval - correction };
         let mut node = Node { beta, depth, ply, pv: pv_node, cut: cut_node, root, eval, improving, in_check, tt_move: tt_move != Move::NONE, raw_eval, threat: false };
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_IN_MAX {
             if let Some(v) = self.prune_node(&mut node) {

@@ -52,7 +52,7 @@ impl Worker {
                 Some(e) if e.eval.abs() < MATE_IN_MAX && e.eval != 0 => e.eval,
                 _ => self.static_eval(ply),
             };
-            stand = self.corrected(raw, ply).0;
+            stand = self.corrected(raw, ply);
             if stand >= beta {
                 if tte.is_none() {
                     self.shared.tt.store(key, Move::NONE, to_tt(stand, ply), raw, DEPTH_UNSEARCHED, Bound::Lower);
