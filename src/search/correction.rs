@@ -7,6 +7,7 @@
 //! per search thread. Uses `position`.
 
 use super::history::{gravity16, PIECE_TO};
+use crate::core::prefetch::prefetch;
 use crate::position::Position;
 
 /// Entries of each part table (by bits 1-14 of a part key; bit 0 is the side to move's
@@ -36,6 +37,11 @@ impl Table {
     #[inline(always)]
     fn get(&self, key: u64, side: usize) -> i32 {
         self.0[(key >> 1) as usize % ENTRIES][side] as i32
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.0[(key >> 1) as usize % ENTRIES]);
     }
 
     #[inline(always)]
@@ -91,6 +97,21 @@ impl Corrections {
             + NON_PAWN_WEIGHT * (self.non_pawn[0].get(k.non_pawn[0], side) + self.non_pawn[1].get(k.non_pawn[1], side));
         let continuation: i32 = continuation_slots(cont_idx, ply).iter().flatten().map(|&i| self.continuation[i] as i32).sum();
         (sum + CONTINUATION_WEIGHT * continuation) / WEIGHT_SCALE
+    }
+
+    /// Starts loading the entries `value` will read for `pos` at `ply`, so that the
+    /// cache misses of the six tables overlap with the move's other work (called
+    /// right after the move to `pos` is made).
+    #[inline(always)]
+    pub fn prefetch(&self, pos: &Position, cont_idx: &[usize], ply: usize) {
+        let k = pos.state().class_keys;
+        self.pawn.prefetch(k.pawn);
+        self.minor.prefetch(k.minor);
+        self.non_pawn[0].prefetch(k.non_pawn[0]);
+        self.non_pawn[1].prefetch(k.non_pawn[1]);
+        for i in continuation_slots(cont_idx, ply).into_iter().flatten() {
+            prefetch(&self.continuation[i]);
+        }
     }
 
     /// Learns from a search of `pos` to `depth` that found `best` where the corrected

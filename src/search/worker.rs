@@ -269,6 +269,7 @@ impl Worker {
         if self.cfg.use_nnue {
             self.pos.do_move(m);
             self.shared.tt.prefetch(self.pos.key());
+            self.tables.corrections.prefetch(&self.pos, &self.cont_idx, ply + 1);
             let (head, tail) = self.acc.split_at_mut(ply + 1);
             tail[0].update(&head[ply], &self.net, &self.pos, m, &mut self.refresh_cache);
         } else {
