@@ -54,7 +54,7 @@ enum Command {
     },
     /// Search the positions of a bench file to a fixed depth and print nodes, time and nodes/s.
     #[command(after_help = "Examples:\n  \
-        hisha bench                           depth 11, one thread: 617,887 nodes\n  \
+        hisha bench                           depth 11, one thread: 753,668 nodes\n  \
         hisha bench --threads 2 --depth 13    Lazy SMP time to depth\n  \
         hisha bench --eval-file new.nnue      the same positions with another network\n  \
         hisha bench --movetime 3000           3 s a position instead of a depth (speed side by side\n  \

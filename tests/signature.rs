@@ -13,9 +13,9 @@ use std::sync::Arc;
 const BENCH_POSITIONS: &str = include_str!("../positions/bench.sfen");
 
 /// Node count of `hisha bench --depth 7` (one thread, 64 MB hash).
-const SIGNATURE_DEPTH_7: u64 = 62_311;
+const SIGNATURE_DEPTH_7: u64 = 62_500;
 /// Node count of `hisha bench` (depth 11, one thread, 64 MB hash).
-const SIGNATURE_DEPTH_11: u64 = 617_887;
+const SIGNATURE_DEPTH_11: u64 = 753_668;
 
 /// Searches every bench position to `depth` as `hisha bench` does; the results in order.
 fn bench(depth: i32) -> Vec<SearchResult> {

@@ -105,7 +105,9 @@ search_params! {
     lmr_history_div = 6000, [1000, 30000];
     /// Late-move reductions: plies added at expected cut nodes. 3 since session 67 (1
     /// before; YaneuraOu adds about 3.5): +29 +/- 34 Elo over 400 games at 100,000 nodes
-    /// a move (the same 3 at 20,000 nodes in session 33 scored -11 +/- 34).
+    /// a move (the same 3 at 20,000 nodes in session 33 scored -11 +/- 34). Since
+    /// session 80 the reduced depth that futility and history pruning read takes them
+    /// off too.
     lmr_cut_node = 3, [0, 5];
     /// Plies taken off the moves searched without a late-move reduction (the first move,
     /// good captures) at an expected cut node that has no table move: one, and a second
