@@ -99,9 +99,9 @@ impl Corrections {
         (sum + CONTINUATION_WEIGHT * continuation) / WEIGHT_SCALE
     }
 
-    /// Starts loading the entries `value` will read for `pos` at `ply`, so that the
-    /// cache misses of the six tables overlap with the move's other work (called
-    /// right after the move to `pos` is made).
+    /// Starts loading the six entries `value` will read for `pos` at `ply` (one in each
+    /// part table, two in the continuation table), so that their cache misses overlap
+    /// with the move's other work (called right after the move to `pos` is made).
     #[inline(always)]
     pub fn prefetch(&self, pos: &Position, cont_idx: &[usize], ply: usize) {
         let k = pos.state().class_keys;

@@ -266,16 +266,17 @@ impl Worker {
     /// Plays `m` at `ply` in the tree, keeping the evaluation state of `ply + 1` current.
     #[inline]
     fn make_move(&mut self, m: Move, ply: usize) {
+        if !self.cfg.use_nnue {
+            // The material delta reads the position before the move.
+            self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
+        }
+        self.pos.do_move(m);
+        // The child's table and correction entries load while the accumulator updates.
+        self.shared.tt.prefetch(self.pos.key());
+        self.tables.corrections.prefetch(&self.pos, &self.cont_idx, ply + 1);
         if self.cfg.use_nnue {
-            self.pos.do_move(m);
-            self.shared.tt.prefetch(self.pos.key());
-            self.tables.corrections.prefetch(&self.pos, &self.cont_idx, ply + 1);
             let (head, tail) = self.acc.split_at_mut(ply + 1);
             tail[0].update(&head[ply], &self.net, &self.pos, m, &mut self.refresh_cache);
-        } else {
-            self.mat[ply + 1] = self.mat[ply] + eval::delta(&self.pos, m);
-            self.pos.do_move(m);
-            self.shared.tt.prefetch(self.pos.key());
         }
     }
 

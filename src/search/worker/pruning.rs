@@ -133,7 +133,7 @@ impl Worker {
             // takes its whole reduction). Deep cut nodes that fail low searched about
             // 54 moves where YaneuraOu's search 29 (session 80); with the cut node's
             // plies futility and history pruning reach them.
-            let lmr_depth = (depth - 1 - lmr(depth, c.number) - if node.cut { params::lmr_cut_node() } else { 0 }).max(0);
+            let lmr_depth = (depth - 1 - lmr(depth, c.number) - Self::cut_node_plies(node)).max(0);
             if !node.in_check && !node.threat && lmr_depth <= params::futility_max_depth() {
                 let futility = Self::futility_value(node, lmr_depth);
                 if futility <= alpha {
@@ -156,6 +156,12 @@ impl Worker {
         }
     }
 
+    /// The late-move reduction's extra plies at an expected cut node (0 elsewhere),
+    /// which the pruning of quiet moves takes off their reduced depth as well.
+    fn cut_node_plies(node: &Node) -> i32 {
+        if node.cut { params::lmr_cut_node() } else { 0 }
+    }
+
     /// Late-move reduction of a move already made (`reduce_capture`: a losing capture
     /// that looks futile or sits at an expected cut node).
     pub(super) fn reduction(&self, node: &Node, c: &Candidate) -> i32 {
@@ -163,9 +169,7 @@ impl Worker {
         if node.pv {
             r -= 1;
         }
-        if node.cut {
-            r += params::lmr_cut_node();
-        }
+        r += Self::cut_node_plies(node);
         if node.threat {
             r -= 1;
         }
